@@ -1,0 +1,5 @@
+/** Every tw16 command, one module each. Add a command by adding one line here. */
+import type { CommandModule } from 'yargs';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const commands: CommandModule<any, any>[] = [];

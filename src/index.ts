@@ -1,0 +1,18 @@
+/**
+ * tw16 as a library: tiles and notation, the hand analysis hot path, scoring and the
+ * bot interface. Bot authors import from here.
+ */
+export {
+  type Tile,
+  KINDS,
+  NotationError,
+  parseTiles,
+  parseTile,
+  formatTiles,
+  formatCounts,
+  tileName,
+  tileCounts,
+  toCounts,
+  countsToTiles,
+} from './core/tiles.js';
+export { readings, type Reading, type ReadingSet, type SetKind } from './hand/readings.js';
