@@ -1,0 +1,197 @@
+/**
+ * Arrow IPC *file* output (what pyarrow/polars/DuckDB open as `.arrow`), written so that the
+ * bytes depend only on the rows: rows are re-chunked into record batches of a fixed row count,
+ * whatever the job size or worker count that produced them. Files are written under a
+ * temporary name and renamed into place by `commit()`; `close()` without commit leaves a
+ * valid file at the temporary name (used on interrupt).
+ */
+import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import {
+  AsyncByteQueue,
+  Bool,
+  Field,
+  Float64,
+  Int8,
+  Int32,
+  RecordBatch,
+  RecordBatchFileWriter,
+  Schema,
+  Struct,
+  Uint8,
+  Uint16,
+  Uint32,
+  Utf8,
+  makeData,
+  type DataType,
+  type Data,
+} from 'apache-arrow';
+import { allocate, type Batch, type ColumnKind, type ColumnSpec, type Utf8Column } from './columns.js';
+
+/** Rows per record batch in every file we write. Fixed: part of the output format. */
+export const ROWS_PER_BATCH = 65536;
+
+function arrowType(kind: ColumnKind): DataType {
+  switch (kind) {
+    case 'u8':
+      return new Uint8();
+    case 'i8':
+      return new Int8();
+    case 'u16':
+      return new Uint16();
+    case 'i32':
+      return new Int32();
+    case 'u32':
+      return new Uint32();
+    case 'f64':
+      return new Float64();
+    case 'bool':
+      return new Bool();
+    case 'utf8':
+      return new Utf8();
+  }
+}
+
+/** The Arrow schema of a table: columns non-nullable, in spec order, with string metadata. */
+export function arrowSchema(specs: readonly ColumnSpec[], metadata: ReadonlyMap<string, string>): Schema {
+  return new Schema(
+    specs.map((s) => new Field(s.name, arrowType(s.kind), false)),
+    new Map(metadata),
+  );
+}
+
+/** Sends the writer's bytes straight to a file descriptor (no buffering of the whole file). */
+class FdSink extends AsyncByteQueue {
+  constructor(private readonly fd: number) {
+    super();
+  }
+  override write(chunk: ArrayBufferView | ArrayBufferLike | string): boolean {
+    const bytes =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk)
+        : ArrayBuffer.isView(chunk)
+          ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+          : new Uint8Array(chunk as ArrayBufferLike);
+    let done = 0;
+    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    return true;
+  }
+}
+
+/** Pending rows of one column, up to ROWS_PER_BATCH. */
+interface Pending {
+  nums: Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array | Float64Array | null;
+  strOffsets: Int32Array | null;
+  strBytes: Uint8Array[];
+  strLength: number;
+}
+
+/**
+ * Writes one table to `path` via `path + '.tmp'`. Append job batches in job order with
+ * `append`; `commit()` finishes the file and renames it into place.
+ */
+export class ArrowTableWriter {
+  readonly tmpPath: string;
+  private readonly schema: Schema;
+  private readonly writer = new RecordBatchFileWriter();
+  private readonly fd: number;
+  private readonly pending: Pending[];
+  private pendingRows = 0;
+  private closed = false;
+  /** Rows written so far (including pending ones). */
+  rowsWritten = 0;
+
+  constructor(
+    readonly path: string,
+    readonly specs: readonly ColumnSpec[],
+    metadata: ReadonlyMap<string, string>,
+    readonly rowsPerBatch = ROWS_PER_BATCH,
+  ) {
+    this.tmpPath = `${path}.tmp`;
+    this.schema = arrowSchema(specs, metadata);
+    this.fd = openSync(this.tmpPath, 'w');
+    this.writer.reset(new FdSink(this.fd), this.schema);
+    this.pending = specs.map((s) => this.emptyPending(s.kind));
+  }
+
+  /** Append all rows of `batch` (columns in spec order). */
+  append(batch: Batch): void {
+    let from = 0;
+    while (from < batch.rows) {
+      const take = Math.min(batch.rows - from, this.rowsPerBatch - this.pendingRows);
+      this.copyRows(batch, from, take);
+      from += take;
+      if (this.pendingRows === this.rowsPerBatch) this.flush();
+    }
+  }
+
+  /** Finish the file (footer) and close it, leaving it at the temporary name. */
+  close(): void {
+    if (this.closed) return;
+    this.flush();
+    this.writer.finish();
+    fsyncSync(this.fd);
+    closeSync(this.fd);
+    this.closed = true;
+  }
+
+  /** Close and move the complete file to its final name. */
+  commit(): void {
+    this.close();
+    renameSync(this.tmpPath, this.path);
+  }
+
+  private emptyPending(kind: ColumnKind): Pending {
+    return kind === 'utf8'
+      ? { nums: null, strOffsets: new Int32Array(this.rowsPerBatch + 1), strBytes: [], strLength: 0 }
+      : { nums: allocate(kind, this.rowsPerBatch), strOffsets: null, strBytes: [], strLength: 0 };
+  }
+
+  private copyRows(batch: Batch, from: number, count: number): void {
+    const at = this.pendingRows;
+    for (let c = 0; c < this.specs.length; c++) {
+      const p = this.pending[c]!;
+      const src = batch.columns[c]!;
+      if (p.nums) {
+        p.nums.set((src as Uint8Array).subarray(from, from + count) as never, at);
+      } else {
+        const s = src as Utf8Column;
+        const start = s.offsets[from]!;
+        const end = s.offsets[from + count]!;
+        for (let i = 1; i <= count; i++) p.strOffsets![at + i] = p.strLength + s.offsets[from + i]! - start;
+        p.strBytes.push(s.bytes.subarray(start, end));
+        p.strLength += end - start;
+      }
+    }
+    this.pendingRows += count;
+    this.rowsWritten += count;
+  }
+
+  private flush(): void {
+    const n = this.pendingRows;
+    if (n === 0) return;
+    const children: Data[] = this.specs.map((spec, c) => {
+      const p = this.pending[c]!;
+      const type = this.schema.fields[c]!.type;
+      if (spec.kind === 'bool') return makeData({ type, length: n, data: packBits(p.nums as Uint8Array, n) } as never);
+      if (p.nums) return makeData({ type, length: n, data: p.nums.subarray(0, n) } as never);
+      const bytes = new Uint8Array(p.strLength);
+      let o = 0;
+      for (const part of p.strBytes) {
+        bytes.set(part, o);
+        o += part.length;
+      }
+      return makeData({ type, length: n, valueOffsets: p.strOffsets!.slice(0, n + 1), data: bytes } as never);
+    });
+    const struct = makeData({ type: new Struct(this.schema.fields), length: n, children });
+    this.writer.write(new RecordBatch(this.schema, struct));
+    this.pendingRows = 0;
+    this.pending.splice(0, this.pending.length, ...this.specs.map((s) => this.emptyPending(s.kind)));
+  }
+}
+
+/** One byte per value (0/1) → Arrow's LSB-first bitmap. */
+function packBits(values: Uint8Array, n: number): Uint8Array {
+  const out = new Uint8Array((n + 7) >> 3);
+  for (let i = 0; i < n; i++) if (values[i]) out[i >> 3]! |= 1 << (i & 7);
+  return out;
+}

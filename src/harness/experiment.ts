@@ -1,0 +1,193 @@
+/**
+ * Experiments: one JSON file per question. Loading validates every field and names the file,
+ * the field and what was expected; unknown fields are errors (a typo must never be ignored).
+ *
+ * ```json
+ * {
+ *   "name": "greedy-vs-random",
+ *   "hypothesis": "Greedy beats random by more than 5 points a hand.",
+ *   "seed": "gvr-1",
+ *   "hands": 100000,                 // or "matches": N (whole matches)
+ *   "rules": "p0",                   // a profile name, a JSON file, an inline {"extends": …}, or a list of them
+ *   "stakes": { "base": 1, "perTai": 1 },
+ *   "bots": ["greedy", "random"],    // 2–4 names or {"name", "path"} entries
+ *   "seating": "duplicate"           // fixed | rotate | duplicate
+ * }
+ * ```
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { UsageError } from '../cli/errors.js';
+
+/** How bots are seated for each deal. See `seatings()`. */
+export type Seating = 'fixed' | 'rotate' | 'duplicate';
+
+/** A bot of the roster: a built-in name, or a module path (resolved against the experiment file). */
+export interface BotSpec {
+  readonly name: string;
+  readonly path?: string;
+}
+
+/** A validated experiment, with defaults filled in. Plain data: it is sent to workers as is. */
+export interface Experiment {
+  readonly name: string;
+  readonly hypothesis: string;
+  readonly seed: string;
+  /** Number of deals: independent hands (`unit = 'hands'`) or whole matches (`unit = 'matches'`). */
+  readonly deals: number;
+  readonly unit: 'hands' | 'matches';
+  /** One entry per rule arm; each deal is played under every arm. Names, paths (absolute) or inline objects. */
+  readonly rules: readonly (string | Record<string, unknown>)[];
+  readonly stakes: { readonly base: number; readonly perTai: number };
+  readonly bots: readonly BotSpec[];
+  readonly seating: Seating;
+  /** Where the experiment came from (for messages); not part of the output. */
+  readonly source: string;
+}
+
+const TOP_FIELDS = ['name', 'hypothesis', 'seed', 'hands', 'matches', 'rules', 'stakes', 'bots', 'seating', '$schema', 'comment'];
+
+function fail(source: string, field: string, expected: string, got?: unknown): never {
+  const shown = got === undefined ? '' : `, got ${JSON.stringify(got)}`;
+  throw new UsageError(`${source}: field "${field}": expected ${expected}${shown}`);
+}
+
+/** Read and validate an experiment file. Bad JSON, a missing or unknown field → UsageError (exit 2). */
+export function loadExperiment(path: string): Experiment {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`${path}: cannot read experiment file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${path}: not valid JSON (${(e as Error).message})`);
+  }
+  return validateExperiment(json, path, dirname(resolve(path)));
+}
+
+/**
+ * Validate experiment JSON. `source` names it in errors; relative bot and rule paths are resolved
+ * against `baseDir`.
+ */
+export function validateExperiment(json: unknown, source: string, baseDir: string): Experiment {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) fail(source, '(top level)', 'a JSON object', json);
+  const o = json as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!TOP_FIELDS.includes(k)) fail(source, k, `no such field (known: ${TOP_FIELDS.filter((f) => !f.startsWith('$')).join(', ')})`);
+  }
+  const name = o.name;
+  if (typeof name !== 'string' || !/^[A-Za-z0-9._-]+$/.test(name)) fail(source, 'name', 'a non-empty name of letters, digits, . _ -', name);
+  const hypothesis = o.hypothesis ?? '';
+  if (typeof hypothesis !== 'string') fail(source, 'hypothesis', 'a string', hypothesis);
+  const seed = o.seed;
+  if (typeof seed !== 'string' && typeof seed !== 'number') fail(source, 'seed', 'a string or number', seed);
+
+  if ((o.hands === undefined) === (o.matches === undefined)) fail(source, 'hands', 'exactly one of "hands" or "matches"');
+  const unit = o.hands !== undefined ? 'hands' : 'matches';
+  const deals = o[unit];
+  if (typeof deals !== 'number' || !Number.isInteger(deals) || deals < 1 || deals > 2 ** 31) {
+    fail(source, unit, 'a whole number from 1 to 2^31', deals);
+  }
+
+  const rulesRaw = o.rules ?? 'p0';
+  const rulesList = Array.isArray(rulesRaw) ? rulesRaw : [rulesRaw];
+  if (rulesList.length === 0) fail(source, 'rules', 'a profile, or a non-empty list of profiles', rulesRaw);
+  const rules = rulesList.map((r, i) => {
+    const field = Array.isArray(rulesRaw) ? `rules[${i}]` : 'rules';
+    if (typeof r === 'string') return r.endsWith('.json') ? resolve(baseDir, r) : r;
+    if (typeof r === 'object' && r !== null && !Array.isArray(r)) return r as Record<string, unknown>;
+    return fail(source, field, 'a profile name, a .json path or an object like {"extends": "p0", …}', r);
+  });
+
+  const stakesRaw = o.stakes ?? {};
+  if (typeof stakesRaw !== 'object' || stakesRaw === null || Array.isArray(stakesRaw)) fail(source, 'stakes', 'an object {"base", "perTai"}', stakesRaw);
+  const s = stakesRaw as Record<string, unknown>;
+  for (const k of Object.keys(s)) if (k !== 'base' && k !== 'perTai') fail(source, `stakes.${k}`, 'no such field (known: base, perTai)');
+  const base = s.base ?? 1;
+  const perTai = s.perTai ?? 1;
+  if (typeof base !== 'number' || !Number.isInteger(base) || base < 0) fail(source, 'stakes.base', 'a whole number ≥ 0', base);
+  if (typeof perTai !== 'number' || !Number.isInteger(perTai) || perTai < 0) fail(source, 'stakes.perTai', 'a whole number ≥ 0', perTai);
+
+  const botsRaw = o.bots;
+  if (!Array.isArray(botsRaw) || botsRaw.length < 2 || botsRaw.length > 4) fail(source, 'bots', 'a list of 2 to 4 bots', botsRaw);
+  const bots: BotSpec[] = botsRaw.map((b, i) => {
+    if (typeof b === 'string' && b.length > 0) {
+      return b.includes('/') || b.endsWith('.js') || b.endsWith('.ts') ? { name: botNameFromPath(b), path: resolve(baseDir, b) } : { name: b };
+    }
+    if (typeof b === 'object' && b !== null && !Array.isArray(b)) {
+      const e = b as Record<string, unknown>;
+      for (const k of Object.keys(e)) if (k !== 'name' && k !== 'path') fail(source, `bots[${i}].${k}`, 'no such field (known: name, path)');
+      if (typeof e.name !== 'string' || e.name === '') fail(source, `bots[${i}].name`, 'a non-empty string', e.name);
+      if (e.path !== undefined && typeof e.path !== 'string') fail(source, `bots[${i}].path`, 'a module path', e.path);
+      return e.path === undefined ? { name: e.name } : { name: e.name, path: resolve(baseDir, e.path) };
+    }
+    return fail(source, `bots[${i}]`, 'a bot name or {"name", "path"}', b);
+  });
+  const names = bots.map((b) => b.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup !== undefined) fail(source, 'bots', `distinct names (statistics are per bot; "${dup}" appears twice)`);
+
+  const seating = o.seating ?? 'duplicate';
+  if (seating !== 'fixed' && seating !== 'rotate' && seating !== 'duplicate') fail(source, 'seating', '"fixed", "rotate" or "duplicate"', seating);
+
+  return {
+    name,
+    hypothesis,
+    seed: String(seed),
+    deals,
+    unit,
+    rules,
+    stakes: { base, perTai },
+    bots,
+    seating,
+    source,
+  };
+}
+
+function botNameFromPath(p: string): string {
+  const file = p.split('/').pop() ?? p;
+  return file.replace(/\.(m?js|ts)$/, '');
+}
+
+/**
+ * The base line-up: roster indexes for seats 0–3. Four bots sit in roster order; two bots
+ * alternate (A B A B); three bots fill the fourth seat with the first (A B C A).
+ */
+export function lineUp(rosterSize: number): number[] {
+  return [0, 1, 2, 3].map((seat) => seat % rosterSize);
+}
+
+/**
+ * The seatings a deal is played under, each a list of roster indexes by seat:
+ * - `fixed`: the line-up once;
+ * - `rotate`: the line-up rotated through the four seats (4 plays a deal), so every bot sits
+ *   every seat, always behind the same neighbour;
+ * - `duplicate`: every distinct permutation of the line-up (24 for four bots, 6 for two bots
+ *   twice each, 12 for three), so every bot sits every seat against every arrangement of the
+ *   others: seat and neighbour effects both cancel.
+ * Order is deterministic (lexicographic permutation order; rotations by offset).
+ */
+export function seatings(kind: Seating, rosterSize: number): number[][] {
+  const base = lineUp(rosterSize);
+  if (kind === 'fixed') return [base];
+  if (kind === 'rotate') return [0, 1, 2, 3].map((r) => base.map((_, s) => base[(s + 4 - r) % 4]!));
+  const out: number[][] = [];
+  const seen = new Set<string>();
+  const permute = (prefix: number[], rest: number[]): void => {
+    if (rest.length === 0) {
+      const key = prefix.join(',');
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push(prefix);
+      }
+      return;
+    }
+    for (let i = 0; i < rest.length; i++) permute([...prefix, rest[i]!], [...rest.slice(0, i), ...rest.slice(i + 1)]);
+  };
+  permute([], [...base].sort((a, b) => a - b));
+  return out;
+}
