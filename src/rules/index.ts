@@ -1,0 +1,33 @@
+/**
+ * Rules: profiles (typed data), the scorer (best reading → patterns → tai) and settlement.
+ * See shared/RULES.md for the rules and README "Rule profiles and scoring".
+ */
+export { WIND_LETTERS, PATTERN_IDS, PATTERN_NAMES, type Wind, type PatternId, type Meld, type WinFacts, type ScoreResult } from './types.js';
+export { PROFILE_NAMES, ProfileError, getProfile, type Profile, type ProfileName, type AllSequencesRule } from './profiles.js';
+export { scoreHand, scoreReadings, scoreFlowerWin, type ReadingScore } from './score.js';
+export { PATTERN_CHECKS, type HandFacts, type ReadingFacts, type Placement, type PatternCheck } from './patterns.js';
+export { forEachWait, isComplete } from './complete.js';
+export { settle, dealerTai, SettleError, type SettleInput, type SettleWinner, type Deltas } from './settle.js';
+export {
+  HandNotationError,
+  parseHand,
+  parseMeld,
+  parseConcealedKong,
+  parseFlowers,
+  parseConcealed,
+  parseWind,
+  checkTileCounts,
+  type ParsedHand,
+} from './notation.js';
+export {
+  CaseError,
+  parseCase,
+  scoreCase,
+  scoreParsedCase,
+  isCaseFailure,
+  toPayments,
+  type ParsedCase,
+  type CaseResult,
+  type CaseFailure,
+  type Payments,
+} from './cases.js';
