@@ -1,5 +1,8 @@
 /** Every tw16 command, one module each. Add a command by adding one line here. */
 import type { CommandModule } from 'yargs';
+import { scoreCommand } from './score.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [];
+export const commands: CommandModule<any, any>[] = [
+  scoreCommand,
+];

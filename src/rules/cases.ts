@@ -111,14 +111,23 @@ export function parseCase(raw: unknown, baseDir?: string): ParsedCase {
   const id = str(o, 'id', true)!;
   const rules = str(o, 'rules', false) ?? 'p0';
   const profile = getProfile((PROFILE_NAMES as readonly string[]).includes(rules) || !baseDir || isAbsolute(rules) ? rules : resolve(baseDir, rules));
-  const win = wrap('win', () => parseTile(str(o, 'win', true)!));
-  if (win >= 34) throw new CaseError('win: a flower cannot be the winning tile');
   const hand: ParsedHand = {
     concealed: parseConcealed(str(o, 'concealed', true)!),
     melds: strList(o, 'melds').map((m, i) => parseMeld(m, `melds[${i}]`)),
     concealedKongs: strList(o, 'concealedKongs').map((m, i) => parseConcealedKong(m, `concealedKongs[${i}]`)),
     flowers: parseFlowers(str(o, 'flowers', false) ?? ''),
   };
+  return buildCase(id, profile, hand, o);
+}
+
+/**
+ * Check the win and settlement fields of `o` (`win`, `selfDraw`, `seat`, `round`, the flags,
+ * `discarder`, `streak`, `ready`, `base`, `perTai`) against an already parsed hand, and make
+ * a case. Shared by the case format and the one-hand form of `tw16 score`.
+ */
+export function buildCase(id: string, profile: Profile, hand: ParsedHand, o: Record<string, unknown>): ParsedCase {
+  const win = wrap('win', () => parseTile(str(o, 'win', true)!));
+  if (win >= 34) throw new CaseError('win: a flower cannot be the winning tile');
   checkTileCounts(hand, win);
   const selfDraw = bool(o, 'selfDraw');
   const seat = o.seat === undefined ? 0 : parseWind(o.seat, 'seat');

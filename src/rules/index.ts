@@ -22,6 +22,7 @@ export {
 export {
   CaseError,
   parseCase,
+  buildCase,
   scoreCase,
   scoreParsedCase,
   isCaseFailure,
