@@ -1,0 +1,144 @@
+/**
+ * playHand: one hand from setup to settlement, bots deciding from their views. Plain
+ * data in, plain data out; the same inputs always give the same HandResult.
+ */
+import { botSeed, makeRng } from '../core/rng.js';
+import type { Tile } from '../core/tiles.js';
+import type { Profile } from '../rules/profiles.js';
+import { WIND_LETTERS, type Wind } from '../rules/types.js';
+import { formatAction, type Action } from './actions.js';
+import { makeChecker } from './check.js';
+import { Table } from './table.js';
+import { BotError, IllegalActionError, type Bot, type BotFactory, type HandResult, type Step } from './types.js';
+import { SeatView } from './view.js';
+
+/** The input of one hand. */
+export interface HandInput {
+  readonly rules: Profile;
+  /** Experiment seed: the wall derives from (seed, handKey), each bot stream from (seed, handKey, seat). */
+  readonly seed: string;
+  readonly handKey: number;
+  /** Dealer seat index 0–3. */
+  readonly dealer: number;
+  readonly round: Wind;
+  readonly streak: number;
+  /** Bot factories by seat index (length 4). */
+  readonly bots: readonly BotFactory[];
+  /** Bot names by seat, for errors and the replay command. */
+  readonly botNames?: readonly string[];
+  /** Match scores by seat, visible to bots. */
+  readonly scores?: readonly number[];
+  /** Settlement stakes (default: the profile's). */
+  readonly base?: number;
+  readonly perTai?: number;
+  /** An injected wall (tests); otherwise built from (seed, handKey). */
+  readonly wall?: readonly Tile[] | Uint8Array;
+  /** Run the invariant checker after every step. */
+  readonly check?: boolean;
+  /** Called with every step, for replay. */
+  readonly trace?: (step: Step) => void;
+}
+
+interface Seat {
+  readonly view: SeatView;
+  readonly legal: Action[];
+}
+
+/** A reusable table with its four views (tables are pooled: hands allocate almost nothing). */
+class Slot {
+  readonly table = new Table();
+  readonly seats: Seat[] = [0, 1, 2, 3].map((s) => ({ view: new SeatView(this.table, s), legal: [] as Action[] }));
+}
+const pool: Slot[] = [];
+
+/** Play one hand and return its record. Throws BotError when a bot breaks the interface. */
+export function playHand(input: HandInput): HandResult {
+  if (input.bots.length !== 4) throw new RangeError(`playHand needs 4 bots, got ${input.bots.length}`);
+  const slot = pool.pop() ?? new Slot();
+  try {
+    return run(slot, input);
+  } finally {
+    slot.table.onStep = null;
+    pool.push(slot);
+  }
+}
+
+function run(slot: Slot, input: HandInput): HandResult {
+  const table = slot.table;
+  const trace = input.trace;
+  if (input.check || trace) {
+    const checker = input.check ? makeChecker(table) : null;
+    table.onStep = (step) => {
+      trace?.(step);
+      checker?.(step);
+    };
+  } else table.onStep = null;
+  table.reset({
+    rules: input.rules,
+    seed: input.seed,
+    handKey: input.handKey,
+    dealer: input.dealer,
+    round: input.round,
+    streak: input.streak,
+    base: input.base,
+    perTai: input.perTai,
+    wall: input.wall,
+  });
+  const bots: Bot[] = [];
+  for (let s = 0; s < 4; s++) {
+    try {
+      bots.push(input.bots[s]!(s, makeRng(botSeed(input.seed, input.handKey, s)), input.rules));
+    } catch (err) {
+      throw botError(input, s, 'failed to start', undefined, [], err);
+    }
+    slot.seats[s]!.view.scores = input.scores ?? [0, 0, 0, 0];
+  }
+  while (!table.over) {
+    const s = table.toAct();
+    const seat = slot.seats[s]!;
+    seat.view.refresh();
+    const legal = table.legalInto(seat.legal);
+    let a: unknown;
+    try {
+      a = bots[s]!.decide(seat.view, legal);
+    } catch (err) {
+      throw botError(input, s, 'threw', undefined, Array.from(table.legal()), err);
+    }
+    try {
+      table.applyChecked(a);
+    } catch (err) {
+      if (err instanceof IllegalActionError) throw botError(input, s, 'returned an illegal action', a, err.legal);
+      throw err;
+    }
+  }
+  return table.result!;
+}
+
+/** The `tw16 replay` command that reproduces a hand. */
+export function replayCommand(input: Pick<HandInput, 'seed' | 'handKey' | 'rules' | 'dealer' | 'round' | 'streak' | 'botNames'>): string {
+  const names = input.botNames ?? ['?', '?', '?', '?'];
+  const q = (x: string) => (/^[\w.,/:@+-]+$/.test(x) ? x : `'${x.replace(/'/g, `'\\''`)}'`);
+  return (
+    `tw16 replay --seed ${q(input.seed)} --hand ${input.handKey} --rules ${q(input.rules.name)} --bots ${q(names.join(','))}` +
+    ` --dealer ${input.dealer} --round ${WIND_LETTERS[input.round]} --streak ${input.streak}`
+  );
+}
+
+function botError(input: HandInput, seat: number, what: string, a: unknown, legal: readonly Action[], cause?: unknown): BotError {
+  const name = input.botNames?.[seat] ?? `seat${seat}`;
+  const replay = replayCommand(input);
+  const act = what === 'returned an illegal action' ? ` ${formatAction(a)}` : '';
+  const why = cause instanceof Error ? `: ${cause.message}` : cause !== undefined ? `: ${String(cause)}` : '';
+  const legalText = legal.length ? `; legal: [${legal.map(formatAction).join(', ')}]` : '';
+  const err = new BotError(
+    `bot "${name}" (seat ${seat}) in hand ${input.handKey} ${what}${act}${why}${legalText}; reproduce: ${replay}`,
+    name,
+    seat,
+    input.handKey,
+    a,
+    legal,
+    replay,
+  );
+  if (cause !== undefined) (err as { cause?: unknown }).cause = cause;
+  return err;
+}

@@ -1,0 +1,96 @@
+/**
+ * playMatch: a whole match (shared/RULES.md "The match"). The dealer keeps the deal on a
+ * win (also as one of several winners) and, where the profile says so, on a drawn hand;
+ * a kept deal adds 1 to the streak, a passed deal resets it. When the deal has gone
+ * round all four seats the round wind moves on; a match is `profile.windRounds` rounds.
+ * Hand keys come from (match index, hand number) only, so any hand replays alone.
+ */
+import type { Profile } from '../rules/profiles.js';
+import type { Wind } from '../rules/types.js';
+import { playHand } from './hand.js';
+import type { BotFactory, HandResult, Step } from './types.js';
+
+/** Hands a match may hold at most (dealer repeats included); hand keys are `match × this + hand`. */
+export const MATCH_HAND_LIMIT = 4096;
+
+/** The hand key of hand number `hand` (0-based) of match `match`. */
+export function matchHandKey(match: number, hand: number): number {
+  if (!Number.isInteger(hand) || hand < 0 || hand >= MATCH_HAND_LIMIT) throw new RangeError(`hand number must be 0–${MATCH_HAND_LIMIT - 1}, got ${hand}`);
+  if (!Number.isInteger(match) || match < 0) throw new RangeError(`match index must be a non-negative integer, got ${match}`);
+  return match * MATCH_HAND_LIMIT + hand;
+}
+
+/** The input of one match. */
+export interface MatchInput {
+  readonly rules: Profile;
+  readonly seed: string;
+  /** Match index within the experiment (hand keys derive from it). */
+  readonly match: number;
+  readonly bots: readonly BotFactory[];
+  readonly botNames?: readonly string[];
+  readonly base?: number;
+  readonly perTai?: number;
+  /** The first dealer's seat (default 0). */
+  readonly firstDealer?: number;
+  readonly check?: boolean;
+  /** Every step of every hand. */
+  readonly trace?: (step: Step) => void;
+  /** Called after each hand. */
+  readonly onHand?: (result: HandResult) => void;
+}
+
+/** The record of one match. */
+export interface MatchResult {
+  readonly match: number;
+  readonly hands: readonly HandResult[];
+  /** Final scores by seat index (sum of hand deltas). */
+  readonly scores: [number, number, number, number];
+}
+
+/** The deal after a hand: who deals next, the streak, and how many times the deal has passed. */
+export interface DealState {
+  readonly dealer: number;
+  readonly streak: number;
+  /** Times the deal has passed since the match began (4 passes = one wind round). */
+  readonly passes: number;
+}
+
+/** Apply one hand's result to the deal state (pure). */
+export function nextDeal(state: DealState, result: HandResult, rules: Profile): DealState {
+  const dealerWon = result.outcome !== 'false_win' && result.winners.some((w) => w.seat === state.dealer);
+  const keep = dealerWon || (result.outcome === 'draw' && rules.keepDealOnDraw);
+  if (keep) return { dealer: state.dealer, streak: state.streak + 1, passes: state.passes };
+  return { dealer: (state.dealer + 1) & 3, streak: 0, passes: state.passes + 1 };
+}
+
+/** Play a whole match. */
+export function playMatch(input: MatchInput): MatchResult {
+  const rules = input.rules;
+  const scores: [number, number, number, number] = [0, 0, 0, 0];
+  const hands: HandResult[] = [];
+  let state: DealState = { dealer: input.firstDealer ?? 0, streak: 0, passes: 0 };
+  const totalPasses = 4 * rules.windRounds;
+  for (let n = 0; state.passes < totalPasses; n++) {
+    const round = ((state.passes >> 2) & 3) as Wind;
+    const result = playHand({
+      rules,
+      seed: input.seed,
+      handKey: matchHandKey(input.match, n),
+      dealer: state.dealer,
+      round,
+      streak: state.streak,
+      bots: input.bots,
+      botNames: input.botNames,
+      scores: scores.slice(),
+      base: input.base,
+      perTai: input.perTai,
+      check: input.check,
+      trace: input.trace,
+    });
+    for (let s = 0; s < 4; s++) scores[s]! += result.deltas[s]!;
+    hands.push(result);
+    input.onHand?.(result);
+    state = nextDeal(state, result, rules);
+  }
+  return { match: input.match, hands, scores };
+}

@@ -1,0 +1,109 @@
+/**
+ * The seat view: what one seat may know, read from the table without exposing it. The
+ * table sits in a private field, so a bot cannot reach another hand or the wall; the
+ * own hand is a copy refreshed before each decision.
+ */
+import { KINDS, type Tile } from '../core/tiles.js';
+import type { Profile } from '../rules/profiles.js';
+import type { Wind } from '../rules/types.js';
+import { MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG, type Table } from './table.js';
+import type { DecisionPhase, MeldKindName, View } from './types.js';
+
+const NO_SCORES: readonly number[] = Object.freeze([0, 0, 0, 0]);
+
+/** The View of one seat at one table. */
+export class SeatView implements View {
+  readonly #t: Table;
+  readonly seat: number;
+  readonly hand = new Uint8Array(KINDS);
+  scores: readonly number[] = NO_SCORES;
+
+  constructor(table: Table, seat: number) {
+    this.#t = table;
+    this.seat = seat;
+  }
+
+  /** Refresh the own-hand copy (called by the engine before each decision). */
+  refresh(): this {
+    this.hand.set(this.#t.handSlice(this.seat));
+    return this;
+  }
+
+  get dealer(): number {
+    return this.#t.dealer;
+  }
+  get seatWind(): Wind {
+    return this.#t.windOf(this.seat);
+  }
+  get roundWind(): Wind {
+    return this.#t.round;
+  }
+  get streak(): number {
+    return this.#t.streak;
+  }
+  get handKey(): number {
+    return this.#t.handKey;
+  }
+  get rules(): Profile {
+    return this.#t.rules;
+  }
+  get phase(): DecisionPhase {
+    return this.#t.decisionPhase();
+  }
+  get handSize(): number {
+    return this.#t.handCount[this.seat]!;
+  }
+  get drawn(): number {
+    const t = this.#t;
+    return t.phase === 0 && t.cur === this.seat ? t.drawn : -1;
+  }
+  get offered(): number {
+    return this.#t.offered;
+  }
+  get offeredBy(): number {
+    return this.#t.offeredBy;
+  }
+  get wallLeft(): number {
+    return Math.max(0, this.#t.drawable());
+  }
+  get turns(): number {
+    return this.#t.turns;
+  }
+  meldCount(seat: number): number {
+    return this.#t.meldCount[seat]!;
+  }
+  meldKind(seat: number, i: number): MeldKindName {
+    const k = this.#t.meldKind[seat * 5 + i]!;
+    return k === MELD_CHOW ? 'chow' : k === MELD_PUNG ? 'pung' : k === MELD_KONG ? 'kong' : 'concealed_kong';
+  }
+  meldTile(seat: number, i: number): number {
+    const k = this.#t.meldKind[seat * 5 + i]!;
+    if (k === MELD_CONCEALED_KONG && seat !== this.seat) return -1;
+    return this.#t.meldTile[seat * 5 + i]!;
+  }
+  flowers(seat: number): number {
+    return this.#t.flowerMask[seat]!;
+  }
+  discardCount(seat: number): number {
+    return this.#t.riverLen[seat]!;
+  }
+  discardAt(seat: number, i: number): Tile {
+    if (i < 0 || i >= this.#t.riverLen[seat]!) return -1;
+    return this.#t.river[seat * 64 + i]!;
+  }
+  hasDiscarded(seat: number, tile: Tile): boolean {
+    return this.#t.discarded[seat * KINDS + tile]! > 0;
+  }
+  isReady(seat: number): boolean {
+    return this.#t.ready[seat] === 1;
+  }
+  visible(tile: Tile): number {
+    const t = this.#t;
+    let n = t.hand[this.seat * KINDS + tile]! + t.publicSeen[tile]!;
+    const m0 = this.seat * 5;
+    for (let i = 0; i < t.meldCount[this.seat]!; i++) {
+      if (t.meldKind[m0 + i] === MELD_CONCEALED_KONG && t.meldTile[m0 + i] === tile) n += 4;
+    }
+    return n;
+  }
+}
