@@ -16,3 +16,6 @@ export {
   countsToTiles,
 } from './core/tiles.js';
 export { readings, type Reading, type ReadingSet, type SetKind } from './hand/readings.js';
+export * from './engine/index.js';
+export { handSeed, botSeed, deriveSeed, makeRng, type Rng } from './core/rng.js';
+export { buildWall } from './core/wall.js';
