@@ -1,8 +1,10 @@
 /** Every tw16 command, one module each. Add a command by adding one line here. */
 import type { CommandModule } from 'yargs';
+import { runCommand } from './run.js';
 import { scoreCommand } from './score.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
+  runCommand,
   scoreCommand,
 ];

@@ -120,7 +120,12 @@ export function allocate(kind: ColumnKind, n: number): Uint8Array | Int8Array | 
 
 /** Strings → Arrow UTF-8 layout. */
 export function encodeStrings(values: readonly string[]): Utf8Column {
-  const parts = values.map((v) => encoder.encode(v));
+  const cache = new Map<string, Uint8Array>(); // columns repeat few distinct values (bot names, outcomes)
+  const parts = values.map((v) => {
+    let b = cache.get(v);
+    if (!b) cache.set(v, (b = encoder.encode(v)));
+    return b;
+  });
   const offsets = new Int32Array(values.length + 1);
   let total = 0;
   for (let i = 0; i < parts.length; i++) {

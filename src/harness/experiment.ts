@@ -22,7 +22,7 @@ import { UsageError } from '../cli/errors.js';
 /** How bots are seated for each deal. See `seatings()`. */
 export type Seating = 'fixed' | 'rotate' | 'duplicate';
 
-/** A bot of the roster: a built-in name, or a module path (resolved against the experiment file). */
+/** A bot of the roster: a built-in name, or a module path as written (relative to `baseDir`). */
 export interface BotSpec {
   readonly name: string;
   readonly path?: string;
@@ -36,13 +36,26 @@ export interface Experiment {
   /** Number of deals: independent hands (`unit = 'hands'`) or whole matches (`unit = 'matches'`). */
   readonly deals: number;
   readonly unit: 'hands' | 'matches';
-  /** One entry per rule arm; each deal is played under every arm. Names, paths (absolute) or inline objects. */
+  /** One entry per rule arm; each deal is played under every arm. Names, paths as written, or inline objects. */
   readonly rules: readonly (string | Record<string, unknown>)[];
   readonly stakes: { readonly base: number; readonly perTai: number };
   readonly bots: readonly BotSpec[];
   readonly seating: Seating;
   /** Where the experiment came from (for messages); not part of the output. */
   readonly source: string;
+  /** Absolute directory relative paths resolve against; not part of the output (machine-specific). */
+  readonly baseDir: string;
+}
+
+/** The experiment as recorded in outputs: everything but where it was loaded from. */
+export function recordedExperiment(e: Experiment): Omit<Experiment, 'source' | 'baseDir'> {
+  const { source: _source, baseDir: _baseDir, ...rest } = e;
+  return rest;
+}
+
+/** A path of the experiment (bot module, rules file) made absolute. */
+export function resolvePath(e: Experiment, p: string): string {
+  return resolve(e.baseDir, p);
 }
 
 const TOP_FIELDS = ['name', 'hypothesis', 'seed', 'hands', 'matches', 'rules', 'stakes', 'bots', 'seating', '$schema', 'comment'];
@@ -98,7 +111,7 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
   if (rulesList.length === 0) fail(source, 'rules', 'a profile, or a non-empty list of profiles', rulesRaw);
   const rules = rulesList.map((r, i) => {
     const field = Array.isArray(rulesRaw) ? `rules[${i}]` : 'rules';
-    if (typeof r === 'string') return r.endsWith('.json') ? resolve(baseDir, r) : r;
+    if (typeof r === 'string' && r.length > 0) return r;
     if (typeof r === 'object' && r !== null && !Array.isArray(r)) return r as Record<string, unknown>;
     return fail(source, field, 'a profile name, a .json path or an object like {"extends": "p0", …}', r);
   });
@@ -116,14 +129,14 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
   if (!Array.isArray(botsRaw) || botsRaw.length < 2 || botsRaw.length > 4) fail(source, 'bots', 'a list of 2 to 4 bots', botsRaw);
   const bots: BotSpec[] = botsRaw.map((b, i) => {
     if (typeof b === 'string' && b.length > 0) {
-      return b.includes('/') || b.endsWith('.js') || b.endsWith('.ts') ? { name: botNameFromPath(b), path: resolve(baseDir, b) } : { name: b };
+      return b.includes('/') || b.endsWith('.js') || b.endsWith('.ts') ? { name: botNameFromPath(b), path: b } : { name: b };
     }
     if (typeof b === 'object' && b !== null && !Array.isArray(b)) {
       const e = b as Record<string, unknown>;
       for (const k of Object.keys(e)) if (k !== 'name' && k !== 'path') fail(source, `bots[${i}].${k}`, 'no such field (known: name, path)');
       if (typeof e.name !== 'string' || e.name === '') fail(source, `bots[${i}].name`, 'a non-empty string', e.name);
       if (e.path !== undefined && typeof e.path !== 'string') fail(source, `bots[${i}].path`, 'a module path', e.path);
-      return e.path === undefined ? { name: e.name } : { name: e.name, path: resolve(baseDir, e.path) };
+      return e.path === undefined ? { name: e.name } : { name: e.name, path: e.path };
     }
     return fail(source, `bots[${i}]`, 'a bot name or {"name", "path"}', b);
   });
@@ -145,6 +158,7 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
     bots,
     seating,
     source,
+    baseDir,
   };
 }
 

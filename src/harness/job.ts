@@ -1,0 +1,101 @@
+/**
+ * A job: plain data in (experiment, job index, a range of deals), plain data out (columnar
+ * batches). The same function runs in a piscina worker and in-process (`--workers 0`), so a
+ * failing job can be replayed in a debugger without threads.
+ *
+ * Each deal is played under every rule arm and every seating, in that order; rows come out
+ * in (deal, arm, seating, hand) order whatever runs the job.
+ */
+import { playHand, playMatch } from '../engine/index.js';
+import type { BotFactory, HandResult } from '../engine/types.js';
+import { BotError } from '../engine/types.js';
+import { getProfile, type Profile } from '../rules/index.js';
+import type { Wind } from '../rules/types.js';
+import { loadBotFactory } from '../../bots/index.js';
+import type { Batch } from './columns.js';
+import { resolvePath, seatings, type Experiment } from './experiment.js';
+import { appendHand, newBuilders } from './records.js';
+
+/** One unit of work: deals [firstDeal, firstDeal + deals). */
+export interface Job {
+  readonly experiment: Experiment;
+  /** Position in the run's job order (output order). */
+  readonly index: number;
+  readonly firstDeal: number;
+  readonly deals: number;
+}
+
+/** What a job returns: its rows, or the error that stopped it (its rows then are not written). */
+export interface JobResult {
+  readonly index: number;
+  readonly hands: Batch;
+  readonly wins: Batch;
+  /** Hands played. */
+  readonly played: number;
+  readonly error?: { readonly message: string; readonly deal: number };
+}
+
+/** What a job needs resolved once per process: profiles per arm, bot factories per roster entry. */
+export interface Resolved {
+  readonly profiles: readonly Profile[];
+  readonly factories: readonly BotFactory[];
+  readonly seatings: readonly (readonly number[])[];
+}
+
+const cache = new Map<string, Promise<Resolved>>();
+
+/** Resolve (and cache per process) the profiles and bots of an experiment. */
+export function resolveExperiment(e: Experiment): Promise<Resolved> {
+  const key = JSON.stringify([e.rules, e.bots, e.seating]);
+  let r = cache.get(key);
+  if (!r) {
+    r = (async () => ({
+      profiles: e.rules.map((spec) => getProfile(typeof spec === 'string' && spec.endsWith('.json') ? resolvePath(e, spec) : spec)),
+      factories: await Promise.all(e.bots.map((b) => loadBotFactory(b.path ? resolvePath(e, b.path) : b.name))),
+      seatings: seatings(e.seating, e.bots.length),
+    }))();
+    cache.set(key, r);
+  }
+  return r;
+}
+
+/** Hands-mode coordinates of a deal: dealer and round wind come from the hand key. */
+export function handPosition(deal: number): { dealer: number; round: Wind } {
+  return { dealer: deal % 4, round: (Math.floor(deal / 4) % 4) as Wind };
+}
+
+/** Run one job. Never throws for a bot error: it comes back as `error`, naming the deal. */
+export async function runJob(job: Job): Promise<JobResult> {
+  const e = job.experiment;
+  const res = await resolveExperiment(e);
+  const plays = job.deals * res.profiles.length * res.seatings.length;
+  const { hands, wins } = newBuilders(e.unit === 'hands' ? plays : plays * 20);
+  let played = 0;
+  for (let deal = job.firstDeal; deal < job.firstDeal + job.deals; deal++) {
+    for (let arm = 0; arm < res.profiles.length; arm++) {
+      const rules = res.profiles[arm]!;
+      for (let s = 0; s < res.seatings.length; s++) {
+        const line = res.seatings[s]!;
+        const bots = line.map((i) => res.factories[i]!);
+        const botNames = line.map((i) => e.bots[i]!.name);
+        const at = { deal, arm, profile: rules.name, seating: s, seed: e.seed, bots: botNames };
+        try {
+          if (e.unit === 'hands') {
+            const { dealer, round } = handPosition(deal);
+            const r = playHand({ rules, seed: e.seed, handKey: deal, dealer, round, streak: 0, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai });
+            appendHand(hands, wins, { ...at, hand: 0 }, r);
+            played++;
+          } else {
+            const m = playMatch({ rules, seed: e.seed, match: deal, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai });
+            m.hands.forEach((r: HandResult, i: number) => appendHand(hands, wins, { ...at, hand: i }, r));
+            played += m.hands.length;
+          }
+        } catch (err) {
+          const message = err instanceof BotError || err instanceof Error ? err.message : String(err);
+          return { index: job.index, hands: newBuilders(0).hands.build(), wins: newBuilders(0).wins.build(), played: 0, error: { message, deal } };
+        }
+      }
+    }
+  }
+  return { index: job.index, hands: hands.build(), wins: wins.build(), played };
+}

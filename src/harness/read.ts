@@ -1,0 +1,69 @@
+/**
+ * Reading our Arrow files back, one record batch at a time (memory stays at one batch
+ * whatever the file size): for resuming a run, for statistics and for rescoring.
+ */
+import { open } from 'node:fs/promises';
+import { RecordBatchReader, type RecordBatch } from 'apache-arrow';
+import type { Batch, ColumnData, ColumnSpec } from './columns.js';
+
+/** Every record batch of an Arrow IPC file, in order, plus its schema metadata. */
+export async function* readBatches(path: string): AsyncGenerator<RecordBatch> {
+  const handle = await open(path, 'r');
+  try {
+    const reader = await RecordBatchReader.from(handle);
+    await reader.open();
+    for await (const batch of reader) yield batch;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The schema metadata of an Arrow file. */
+export async function readMetadata(path: string): Promise<Map<string, string>> {
+  const handle = await open(path, 'r');
+  try {
+    const reader = await RecordBatchReader.from(handle);
+    await reader.open();
+    return new Map(reader.schema.metadata);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A record batch as our columnar Batch (columns in `specs` order, located by name). */
+export function toBatch(rb: RecordBatch, specs: readonly ColumnSpec[]): Batch {
+  const columns: ColumnData[] = specs.map((spec) => {
+    const child = rb.getChild(spec.name);
+    if (!child) throw new Error(`column "${spec.name}" missing from the file`);
+    const data = child.data[0]!;
+    const offset = data.offset;
+    const n = rb.numRows;
+    if (spec.kind === 'utf8') {
+      const offs = data.valueOffsets as Int32Array;
+      const base = offs[offset]!;
+      const offsets = new Int32Array(n + 1);
+      for (let i = 0; i <= n; i++) offsets[i] = offs[offset + i]! - base;
+      return { offsets, bytes: (data.values as Uint8Array).slice(base, base + offsets[n]!) };
+    }
+    if (spec.kind === 'bool') {
+      const bits = data.values as Uint8Array;
+      const out = new Uint8Array(n);
+      for (let i = 0; i < n; i++) {
+        const j = offset + i;
+        out[i] = (bits[j >> 3]! >> (j & 7)) & 1;
+      }
+      return out;
+    }
+    return (data.values as Uint8Array).slice(offset, offset + n);
+  });
+  return { rows: rb.numRows, columns };
+}
+
+/** Column accessors by name over one record batch, for readers that go row by row. */
+export function columnsOf(rb: RecordBatch): (name: string) => ArrayLike<number> & { [i: number]: number } {
+  return (name) => {
+    const child = rb.getChild(name);
+    if (!child) throw new Error(`column "${name}" missing from the file`);
+    return child.toArray() as ArrayLike<number> & { [i: number]: number };
+  };
+}
