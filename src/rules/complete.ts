@@ -86,36 +86,42 @@ function suitKey(c: ArrayLike<number>, s: number): number {
   return k;
 }
 
+/** Group states: a suit (or the honours) splits into sets only, into sets and one pair, or not at all. */
+const SETS = 0;
+const PAIR = 1;
+const BAD = 2;
+
+/** State of suit `s` given its key and tile total. */
+function suitState(key: number, n: number): number {
+  if (key === 0) return SETS;
+  const f = suitFlags(key);
+  if (n % 3 === 0) return f & SETS_OK ? SETS : BAD;
+  if (n % 3 === 2) return f & PAIR_OK ? PAIR : BAD;
+  return BAD;
+}
+
+/** State of one honour kind with `n` tiles: 0 or 3 → sets, 2 → the pair, else bad. */
+function honourState(n: number): number {
+  return n === 0 || n === 3 ? SETS : n === 2 ? PAIR : BAD;
+}
+
 /**
  * Does `c` (34 counts) split into sets and exactly one pair? Counts per kind must be ≤ 4;
  * the number of sets is whatever the tiles give (the caller checks the tile total).
  */
 export function isComplete(c: ArrayLike<number>): boolean {
-  return completeWith(c, [suitKey(c, 0), suitKey(c, 1), suitKey(c, 2)], -1);
-}
-
-/** Completeness of `c` plus one tile of kind `extra` (−1: none), given the three suit keys of `c`. */
-function completeWith(c: ArrayLike<number>, keys: readonly number[], extra: number): boolean {
   let pairs = 0;
   for (let s = 0; s < 3; s++) {
-    let key = keys[s]!;
     let n = 0;
-    if (extra >= 0 && extra < 27 && ((extra / 9) | 0) === s) key += POW5[extra % 9]!;
-    if (key === 0) continue;
     for (let i = 0; i < 9; i++) n += c[s * 9 + i]!;
-    if (extra >= 0 && ((extra / 9) | 0) === s && extra < 27) n++;
-    const f = suitFlags(key);
-    if (n % 3 === 0) {
-      if (!(f & SETS_OK)) return false;
-    } else if (n % 3 === 2) {
-      if (!(f & PAIR_OK)) return false;
-      pairs++;
-    } else return false;
+    const st = suitState(suitKey(c, s), n);
+    if (st === BAD) return false;
+    pairs += st;
   }
   for (let t = 27; t < KINDS; t++) {
-    const n = c[t]! + (t === extra ? 1 : 0);
-    if (n === 2) pairs++;
-    else if (n !== 0 && n !== 3) return false;
+    const st = honourState(c[t]!);
+    if (st === BAD) return false;
+    pairs += st;
   }
   return pairs === 1;
 }
@@ -124,16 +130,59 @@ function completeWith(c: ArrayLike<number>, keys: readonly number[], extra: numb
  * The waits of a 16-tile hand (RULES.md "Waits"): the kinds that complete the concealed part
  * `concealed`, leaving out a kind of which the player holds all four in `held` (hand and
  * melds together). Calls `each` with every wait, ascending; returns how many there are.
+ *
+ * Adding one tile changes one group (a suit, or one honour kind), so the state of every
+ * group is computed once and only the changed group is looked up again per candidate.
  */
 export function forEachWait(concealed: ArrayLike<number>, held: ArrayLike<number>, each?: (t: Tile) => void): number {
-  const keys = [suitKey(concealed, 0), suitKey(concealed, 1), suitKey(concealed, 2)];
-  let n = 0;
+  const keys = [0, 0, 0];
+  const totals = [0, 0, 0];
+  const states = [SETS, SETS, SETS];
+  let bad = 0;
+  let pairs = 0;
+  for (let s = 0; s < 3; s++) {
+    let n = 0;
+    for (let i = 0; i < 9; i++) n += concealed[s * 9 + i]!;
+    keys[s] = suitKey(concealed, s);
+    totals[s] = n;
+    states[s] = suitState(keys[s]!, n);
+    if (states[s] === BAD) bad++;
+    else pairs += states[s]!;
+  }
+  for (let t = 27; t < KINDS; t++) {
+    const st = honourState(concealed[t]!);
+    if (st === BAD) bad++;
+    else pairs += st;
+  }
+  if (bad > 1) return 0; // one added tile changes one group only
+  let found = 0;
   for (let t = 0; t < KINDS; t++) {
     if (held[t]! >= 4) continue;
-    if (completeWith(concealed, keys, t)) {
-      n++;
+    let before: number;
+    let after: number;
+    if (t < 27) {
+      if (!nearby(concealed, t)) continue; // an isolated tile completes nothing
+      const s = (t / 9) | 0;
+      before = states[s]!;
+      after = suitState(keys[s]! + POW5[t % 9]!, totals[s]! + 1);
+    } else {
+      if (concealed[t] === 0) continue;
+      before = honourState(concealed[t]!);
+      after = honourState(concealed[t]! + 1);
+    }
+    const badNow = bad - (before === BAD ? 1 : 0) + (after === BAD ? 1 : 0);
+    const pairsNow = pairs - (before === BAD ? 0 : before) + (after === BAD ? 0 : after);
+    if (badNow === 0 && pairsNow === 1) {
+      found++;
       each?.(t);
     }
   }
-  return n;
+  return found;
+}
+
+/** Is there a tile of suit tile t's kind or within two ranks of it in the same suit? */
+function nearby(c: ArrayLike<number>, t: Tile): boolean {
+  const r = t % 9;
+  for (let d = -2; d <= 2; d++) if (r + d >= 0 && r + d <= 8 && c[t + d]! > 0) return true;
+  return false;
 }

@@ -67,20 +67,22 @@ export function scoreHand(facts: WinFacts, profile: Profile): ScoreResult {
   const rs = readings(counts17, laid);
   if (rs.length === 0) return INVALID;
   const cp = compile(profile);
-  const scratch = new Int32Array(PATTERN_IDS.length);
-  let best = new Int32Array(PATTERN_IDS.length);
   let bestTai = -1;
   for (const r of rs) {
     forEachPlacement(hand, r, (f) => {
-      const tai = evaluate(f, profile, cp, scratch);
+      const tai = evaluate(f, profile, cp, SCRATCH);
       if (tai > bestTai) {
         bestTai = tai;
-        best = scratch.slice();
+        BEST.set(SCRATCH);
       }
     });
   }
-  return result(best, bestTai, profile, cp);
+  return result(BEST, bestTai, profile, cp);
 }
+
+/** Reused pattern-count buffers (scoring is synchronous and never re-entered). */
+const SCRATCH = new Int32Array(PATTERN_IDS.length);
+const BEST = new Int32Array(PATTERN_IDS.length);
 
 /**
  * Every reading × placement of the winning tile with its own tai and patterns (for tests,
@@ -92,7 +94,8 @@ export function scoreReadings(facts: WinFacts, profile: Profile): ReadingScore[]
   const cp = compile(profile);
   const scratch = new Int32Array(PATTERN_IDS.length);
   const out: ReadingScore[] = [];
-  for (const r of readings(prepared.counts17, prepared.laid)) {
+  const counts17 = prepared.counts17.slice();
+  for (const r of readings(counts17, prepared.laid)) {
     forEachPlacement(prepared.hand, r, (f) => {
       const tai = evaluate(f, profile, cp, scratch);
       out.push({ reading: r, placement: f.placement, chowTile: f.chowTile, tai, patterns: result(scratch, tai, profile, cp).patterns });
@@ -135,9 +138,18 @@ function evaluate(f: ReadingFacts, profile: Profile, cp: Compiled, counts: Int32
   return tai;
 }
 
+/** Bit of a tile's suit: 1 m, 2 p, 4 s, 8 honours. */
+function suitBit(t: Tile): number {
+  return t < 27 ? 1 << ((t / 9) | 0) : 8;
+}
+
+/** Reused count buffers of prepare (valid until the next call). */
+const COUNTS17 = new Uint8Array(KINDS);
+const HELD = new Uint8Array(KINDS);
+
 interface Prepared {
   readonly hand: HandFacts;
-  /** The 17-tile concealed part: concealed + the winning tile. */
+  /** The 17-tile concealed part: concealed + the winning tile (a shared buffer: copy to keep). */
   readonly counts17: Uint8Array;
   /** Sets already laid down: claimed sets + concealed kongs. */
   readonly laid: number;
@@ -148,8 +160,8 @@ function prepare(facts: WinFacts): Prepared | null {
   const { concealed, melds, concealedKongs, flowers, win } = facts;
   if (!(win >= 0 && win < KINDS) || concealed.length < KINDS) return null;
   const laid = melds.length + concealedKongs.length;
-  const counts17 = new Uint8Array(KINDS);
-  const held = new Uint8Array(KINDS);
+  const counts17 = COUNTS17;
+  const held = HELD;
   let total = 0;
   for (let t = 0; t < KINDS; t++) {
     counts17[t] = concealed[t]!;
@@ -160,12 +172,8 @@ function prepare(facts: WinFacts): Prepared | null {
   counts17[win]!++;
   let suitBits = 0;
   const honourPung = [false, false, false, false, false, false, false];
-  const mark = (t: Tile): void => {
-    if (t < 27) suitBits |= 1 << ((t / 9) | 0);
-    else suitBits |= 8;
-  };
   for (let t = 0; t < KINDS; t++) {
-    if (counts17[t]! > 0) mark(t);
+    if (counts17[t]! > 0) suitBits |= suitBit(t);
     if (t >= 27 && counts17[t]! >= 3) honourPung[t - 27] = true;
   }
   for (const m of melds) {
@@ -177,13 +185,13 @@ function prepare(facts: WinFacts): Prepared | null {
       held[m.tile]! += m.kind === 'kong' ? 4 : 3;
       if (m.tile >= 27) honourPung[m.tile - 27] = true;
     }
-    mark(m.tile);
+    suitBits |= suitBit(m.tile);
   }
   for (const t of concealedKongs) {
     if (!(t >= 0 && t < KINDS)) return null;
     held[t]! += 4;
     if (t >= 27) honourPung[t - 27] = true;
-    mark(t);
+    suitBits |= suitBit(t);
   }
   let flowerBits = 0;
   for (const fl of flowers) flowerBits |= 1 << (fl - FLOWER_BASE);
