@@ -1,40 +1,68 @@
 /**
- * The hand questions the referee asks, in one place: is a hand complete, and which
- * tiles complete a 16-tile hand. Backed by the hand analysis of src/hand.
+ * The hand questions the referee asks, on suit keys it keeps up to date (one base-5 key
+ * per suit: m, p, s, honours; Σ count · 5^(rank − 1)), answered by the table-driven hot
+ * path of src/hand: a win check is four array reads, the waits of a 16-tile hand a
+ * handful more.
  */
-import { KINDS } from '../core/tiles.js';
-import { isComplete as splitsComplete } from '../rules/complete.js';
+import { bindTables, shantenFromKeys, waitMasksFromKeys, winFromKeys } from '../hand/analysis.js';
+import type { Tile } from '../core/tiles.js';
 
-/** Is the concealed part `counts` (17 − 3·melds tiles) five-minus-melds sets and a pair? */
-export function isComplete(counts: Uint8Array, melds: number): boolean {
-  void melds; // the tile total already fixes the number of sets
-  return splitsComplete(counts);
+/** 5^r for r = 0…8. */
+const POW5 = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625] as const;
+
+/** Which key (0 m, 1 p, 2 s, 3 honours) tile t belongs to. */
+export function keyIndex(t: Tile): number {
+  return t < 27 ? (t / 9) | 0 : 3;
+}
+/** What tile t adds to its key. */
+export function keyUnit(t: Tile): number {
+  return POW5[t < 27 ? t % 9 : t - 27]!;
+}
+
+/** Build and bind the hand tables (once per process; a few hundred ms the first time). */
+export function prepareAnalysis(): void {
+  bindTables();
+}
+
+/** Is the concealed part with keys `k` at `o` (4 entries) complete given `melds` sets laid down? */
+export function completeFromKeys(k: Int32Array, o: number, melds: number): boolean {
+  return winFromKeys(k[o]!, k[o + 1]!, k[o + 2]!, k[o + 3]!, melds);
 }
 
 /**
- * Mark in `out` (34 entries, overwritten) every kind that completes the 16 − 3·melds
- * tile hand `counts` (restored on return); returns how many. Kinds held four times in
- * `counts` cannot be drawn and are never marked.
+ * Wait masks (bit r of `out[at + s]`: tile s·9 + r completes the hand) of the 16 − 3·melds
+ * tile hand with keys `k` at `o`, less one tile `minus` (−1: none). Returns how many.
  */
-export function fillWaits(counts: Uint8Array, melds: number, out: Uint8Array, outOffset = 0): number {
-  let n = 0;
-  for (let t = 0; t < KINDS; t++) {
-    let w = 0;
-    if (counts[t]! < 4 && couldUse(counts, t)) {
-      counts[t]!++;
-      w = isComplete(counts, melds) ? 1 : 0;
-      counts[t]!--;
-    }
-    out[outOffset + t] = w;
-    n += w;
+export function waitsFromKeys(k: Int32Array, o: number, minus: number, out: Uint16Array, at: number): number {
+  let k0 = k[o]!;
+  let k1 = k[o + 1]!;
+  let k2 = k[o + 2]!;
+  let k3 = k[o + 3]!;
+  if (minus >= 0) {
+    const u = keyUnit(minus);
+    const i = keyIndex(minus);
+    if (i === 0) k0 -= u;
+    else if (i === 1) k1 -= u;
+    else if (i === 2) k2 -= u;
+    else k3 -= u;
   }
+  const n = waitMasksFromKeys(k0, k1, k2, k3, scratchMasks);
+  out[at] = scratchMasks[0]!;
+  out[at + 1] = scratchMasks[1]!;
+  out[at + 2] = scratchMasks[2]!;
+  out[at + 3] = scratchMasks[3]!;
   return n;
 }
 
-/** Can tile t possibly be part of a set or pair with the tiles held (a cheap filter)? */
-function couldUse(c: Uint8Array, t: number): boolean {
-  if (c[t]! > 0) return true;
-  if (t >= 27) return false;
-  const r = t % 9;
-  return (r >= 1 && c[t - 1]! > 0) || (r >= 2 && c[t - 2]! > 0) || (r <= 7 && c[t + 1]! > 0) || (r <= 6 && c[t + 2]! > 0);
+const scratchMasks = new Uint16Array(4);
+
+/** Is tile t set in the wait masks at `at`? */
+export function hasWait(masks: Uint16Array, at: number, t: Tile): boolean {
+  const i = keyIndex(t);
+  return ((masks[at + i]! >> (t < 27 ? t % 9 : t - 27)) & 1) === 1;
+}
+
+/** Shanten (−1 complete, 0 ready) of the concealed part with keys `k` at `o`: `tiles` tiles, `melds` sets laid down. */
+export function shantenOfKeys(k: Int32Array, o: number, tiles: number, melds: number): number {
+  return shantenFromKeys(k[o]!, k[o + 1]!, k[o + 2]!, k[o + 3]!, tiles, melds);
 }

@@ -18,7 +18,7 @@ import type { Profile } from '../rules/profiles.js';
 import type { Meld, PatternId, WinFacts, Wind } from '../rules/types.js';
 import { scoreHand, settle } from '../rules/index.js';
 import { ActionKind, actionKind, actionTile, action, PASS, type Action } from './actions.js';
-import { fillWaits, isComplete } from './analysis.js';
+import { completeFromKeys, hasWait, keyIndex, keyUnit, prepareAnalysis, shantenOfKeys, waitsFromKeys } from './analysis.js';
 import { IllegalActionError, type DecisionPhase, type HandResult, type Outcome, type Step, type Winner } from './types.js';
 
 /** Meld codes in `meldKind`. */
@@ -91,8 +91,10 @@ export class Table {
   readonly publicSeen = new Uint8Array(KINDS);
   readonly ready = new Uint8Array(4);
 
-  /** Per seat, 34 flags: the kinds that complete its 16-state hand (valid when waitsValid). */
-  readonly waits = new Uint8Array(4 * KINDS);
+  /** Suit keys of each seat's concealed tiles: `keys[seat * 4 + suit]` (m, p, s, honours). */
+  readonly keys = new Int32Array(16);
+  /** Per seat, four wait masks of its 16-state hand (valid when waitsValid). */
+  readonly waitMasks = new Uint16Array(16);
   readonly waitsValid = new Uint8Array(4);
 
   phase = PHASE_TURN;
@@ -132,7 +134,10 @@ export class Table {
   /** Called with every step when set (allocates step objects; off in the hot path). */
   onStep: ((step: Step) => void) | null = null;
 
-  private readonly scratch = new Uint8Array(KINDS);
+
+  constructor() {
+    prepareAnalysis();
+  }
 
   /** Set up and deal a hand (reusing this table's arrays). */
   reset(setup: TableSetup): this {
@@ -158,6 +163,7 @@ export class Table {
     this.publicSeen.fill(0);
     this.ready.fill(0);
     this.waitsValid.fill(0);
+    this.keys.fill(0);
     this.pendingFlowers.fill(0);
     this.phase = PHASE_TURN;
     this.drawn = -1;
@@ -318,10 +324,7 @@ export class Table {
       this.flowerMask[s]! |= 1 << (t - FLOWER_BASE);
       this.pendingFlowers[s]!++;
       if (this.onStep) this.onStep({ type: 'flower', seat: s, tile: t });
-    } else {
-      this.hand[s * KINDS + t]!++;
-      this.handCount[s]!++;
-    }
+    } else this.addToHand(s, t);
   }
 
   private emitDeal(): void {
@@ -354,8 +357,7 @@ export class Table {
       t = this.wall[--this.end]!;
       this.recordDraw(s, t, 'back');
     }
-    this.hand[s * KINDS + t]!++;
-    this.handCount[s]!++;
+    this.addToHand(s, t);
     this.drawing = false;
     this.drawn = t;
     this.afterKong = replacement;
@@ -383,16 +385,24 @@ export class Table {
       this.turnLegalLen = n;
       return;
     }
-    for (let t = 0; t < KINDS; t++) if (h[o + t]! > 0) L[n++] = action(ActionKind.DISCARD, t);
+    let fours = 0;
+    for (let t = 0; t < KINDS; t++) {
+      const c = h[o + t]!;
+      if (c > 0) {
+        L[n++] = action(ActionKind.DISCARD, t);
+        if (c === 4) fours++;
+      }
+    }
     if (this.rules.readyDeclaration && !this.ready[s]) n = this.addReadyDiscards(s, n);
     if (!this.afterClaim && this.drawable() > 0) {
-      for (let t = 0; t < KINDS; t++) if (h[o + t] === 4) L[n++] = action(ActionKind.CONCEALED_KONG, t);
+      if (fours > 0) for (let t = 0; t < KINDS; t++) if (h[o + t] === 4) L[n++] = action(ActionKind.CONCEALED_KONG, t);
       const m0 = s * 5;
+      const k0 = n;
       for (let i = 0; i < this.meldCount[s]!; i++) {
         const t = this.meldTile[m0 + i]!;
         if (this.meldKind[m0 + i] === MELD_PUNG && h[o + t]! > 0) L[n++] = action(ActionKind.ADDED_KONG, t);
       }
-      sortTail(L, n);
+      if (n - k0 > 1) sortRange(L, k0, n);
     }
     this.turnLegalLen = n;
   }
@@ -401,40 +411,49 @@ export class Table {
   private selfDrawWinTile(s: number): number {
     if (this.heavenly) {
       // The dealer's first 17 tiles: no drawn tile; the win tile is chosen at scoring (best reading).
-      if (!isComplete(this.handSlice(s), this.meldCount[s]!)) return -1;
+      if (!completeFromKeys(this.keys, s * 4, this.meldCount[s]!)) return -1;
       const best = this.bestHeavenlyTile(s);
       return best.tai >= this.rules.minTai ? best.tile : -1;
     }
     const t = this.drawn;
     if (t < 0) return -1;
     this.ensureWaits(s, t);
-    if (this.waits[s * KINDS + t] === 0) return -1;
+    if (!hasWait(this.waitMasks, s * 4, t)) return -1;
     if (this.rules.minTai > 0 && this.scoreWin(s, t, true, false).tai < this.rules.minTai) return -1;
     return t;
   }
 
   /** Append READY(t) for every discard t that leaves the hand with at least one wait. */
   private addReadyDiscards(s: number, n: number): number {
-    const c = this.handSlice(s);
-    const m = this.meldCount[s]!;
-    const w = this.scratch;
+    // No discard can leave a hand ready unless its 17-state shanten is 0 or less (cheap).
+    if (shantenOfKeys(this.keys, s * 4, this.handCount[s]!, this.meldCount[s]!) > 0) return n;
+    const o = s * KINDS;
     for (let t = 0; t < KINDS; t++) {
-      if (c[t] === 0) continue;
-      c[t]!--;
-      const k = this.countRealWaits(s, c, m, w);
-      c[t]!++;
-      if (k > 0) this.turnLegal[n++] = action(ActionKind.READY, t);
+      if (this.hand[o + t] === 0) continue;
+      if (this.realWaits(s, t) > 0) this.turnLegal[n++] = action(ActionKind.READY, t);
     }
     return n;
   }
 
-  /** Waits of a 16-state hand, leaving out kinds the seat holds all four of (hand + melds). */
-  private countRealWaits(s: number, c: Uint8Array, m: number, w: Uint8Array): number {
-    let k = fillWaits(c, m, w);
+  /**
+   * Waits (RULES.md "Waits") of the seat's hand less tile `minus`: the kinds that complete
+   * it, leaving out kinds the seat holds all four of in hand and melds together.
+   */
+  realWaits(s: number, minus: number): number {
+    const m = this.readyMasks;
+    let k = waitsFromKeys(this.keys, s * 4, minus, m, 0);
     if (k === 0) return 0;
-    for (let t = 0; t < KINDS; t++) if (w[t] && c[t]! + this.meldCopies(s, t) >= 4) k--;
+    const o = s * KINDS;
+    for (let i = 0; i < 4; i++) {
+      for (let bits = m[i]!; bits !== 0; bits &= bits - 1) {
+        const t = i * 9 + 31 - Math.clz32(bits & -bits);
+        if (this.hand[o + t]! - (t === minus ? 1 : 0) + this.meldCopies(s, t) >= 4) k--;
+      }
+    }
     return k;
   }
+
+  private readonly readyMasks = new Uint16Array(4);
 
   /** Copies of kind t in the seat's melds (chows, pungs, kongs; concealed kongs too). */
   meldCopies(s: number, t: Tile): number {
@@ -521,7 +540,7 @@ export class Table {
       L[o + n++] = PASS;
       const h = s * KINDS;
       this.ensureWaits(s, -1);
-      if (this.waits[h + t] && (this.rules.minTai <= 0 || this.scoreWin(s, t, false, false).tai >= this.rules.minTai)) {
+      if (hasWait(this.waitMasks, s * 4, t) && (this.rules.minTai <= 0 || this.scoreWin(s, t, false, false).tai >= this.rules.minTai)) {
         L[o + n++] = action(ActionKind.WIN, t);
       }
       if (!this.ready[s] && !last) {
@@ -556,7 +575,7 @@ export class Table {
     for (let k = 1; k < 4; k++) {
       const o = (s + k) & 3;
       this.ensureWaits(o, -1);
-      if (!this.waits[o * KINDS + t]) continue;
+      if (!hasWait(this.waitMasks, o * 4, t)) continue;
       if (this.rules.minTai > 0 && this.scoreWin(o, t, false, true).tai < this.rules.minTai) continue;
       this.windowSeats[w] = o;
       this.windowLegal[w * LEGAL_MAX] = PASS;
@@ -823,10 +842,7 @@ export class Table {
   /** Make the seat's waits valid for its 16-state hand (`minus`: a drawn tile to leave out). */
   private ensureWaits(s: number, minus: number): void {
     if (this.waitsValid[s]) return;
-    const c = this.handSlice(s);
-    if (minus >= 0) c[minus]!--;
-    fillWaits(c, this.meldCount[s]!, this.waits, s * KINDS);
-    if (minus >= 0) c[minus]!++;
+    waitsFromKeys(this.keys, s * 4, minus, this.waitMasks, s * 4);
     this.waitsValid[s] = 1;
   }
 
@@ -835,7 +851,14 @@ export class Table {
     if (this.hand[i]! < n) throw new Error(`internal: seat ${s} lacks ${n} of tile ${t}`);
     this.hand[i]! -= n;
     this.handCount[s]! -= n;
+    this.keys[s * 4 + keyIndex(t)]! -= n * keyUnit(t);
     this.waitsValid[s] = 0;
+  }
+
+  private addToHand(s: number, t: Tile): void {
+    this.hand[s * KINDS + t]!++;
+    this.handCount[s]!++;
+    this.keys[s * 4 + keyIndex(t)]! += keyUnit(t);
   }
 
   private addMeld(s: number, kind: number, t: Tile, from: number): void {
@@ -859,12 +882,12 @@ export class Table {
   }
 }
 
-/** Insertion-sort the whole prefix `L[0..n)` (short lists; keeps legal actions ascending). */
-function sortTail(L: Int32Array, n: number): void {
-  for (let i = 1; i < n; i++) {
+/** Insertion-sort `L[from..to)` (short lists; keeps legal actions ascending). */
+function sortRange(L: Int32Array, from: number, to: number): void {
+  for (let i = from + 1; i < to; i++) {
     const x = L[i]!;
     let j = i - 1;
-    while (j >= 0 && L[j]! > x) {
+    while (j >= from && L[j]! > x) {
       L[j + 1] = L[j]!;
       j--;
     }

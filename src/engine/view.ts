@@ -25,7 +25,10 @@ export class SeatView implements View {
 
   /** Refresh the own-hand copy (called by the engine before each decision). */
   refresh(): this {
-    this.hand.set(this.#t.handSlice(this.seat));
+    const src = this.#t.hand;
+    const o = this.seat * KINDS;
+    const h = this.hand;
+    for (let t = 0; t < KINDS; t++) h[t] = src[o + t]!;
     return this;
   }
 

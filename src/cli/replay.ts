@@ -1,0 +1,168 @@
+/**
+ * `tw16 replay`: play one hand again and print every step in MPSZ.
+ *
+ *   tw16 replay --seed S --hand K [--rules p0|…|FILE.json] [--bots a,b,c,d]
+ *               [--dealer D --round E|S|W|N --streak N] [--base B --per-tai P]
+ *
+ * The hand is a pure function of (seed, hand key, rules, bots, dealer, round, streak), so
+ * this prints exactly what happened in a run. Without --dealer/--round the hands-mode
+ * position of the key is used: dealer = K mod 4, round = ⌊K / 4⌋ mod 4.
+ */
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { formatTiles, tileName, type Tile } from '../core/tiles.js';
+import { formatAction, actionKind, ActionKind } from '../engine/actions.js';
+import { playHand } from '../engine/hand.js';
+import type { BotFactory, HandResult, Step } from '../engine/types.js';
+import { getProfile, WIND_LETTERS, PATTERN_NAMES, type Wind, type PatternId } from '../rules/index.js';
+import { loadBotFactory } from '../../bots/index.js';
+import { UsageError } from './errors.js';
+
+interface ReplayArgs {
+  seed: string;
+  hand: number;
+  rules: string;
+  bots: string;
+  dealer?: number;
+  round?: string;
+  streak: number;
+  base?: number;
+  perTai?: number;
+}
+
+function builder(y: Argv): Argv<ReplayArgs> {
+  return y
+    .option('seed', { type: 'string', demandOption: true, describe: 'experiment seed' })
+    .option('hand', { type: 'number', demandOption: true, describe: 'hand key' })
+    .option('rules', { type: 'string', default: 'p0', describe: 'rule profile name or JSON file' })
+    .option('bots', { type: 'string', default: 'random', describe: 'bots by seat, comma-separated (one name = all four); names or module paths' })
+    .option('dealer', { type: 'number', describe: 'dealer seat 0–3 (default: hand key mod 4)' })
+    .option('round', { type: 'string', describe: 'round wind E S W N (default: from the hand key)' })
+    .option('streak', { type: 'number', default: 0, describe: "dealer's streak" })
+    .option('base', { type: 'number', describe: 'base units per payment' })
+    .option('per-tai', { type: 'number', describe: 'units per tai' }) as unknown as Argv<ReplayArgs>;
+}
+
+/** Parse the replay arguments into a playHand setup (throws UsageError on bad input). */
+export async function replaySetup(argv: ReplayArgs): Promise<{
+  rules: ReturnType<typeof getProfile>;
+  bots: BotFactory[];
+  botNames: string[];
+  dealer: number;
+  round: Wind;
+}> {
+  if (!Number.isSafeInteger(argv.hand) || argv.hand < 0) throw new UsageError(`--hand must be a non-negative integer, got ${argv.hand}`);
+  const rules = getProfile(argv.rules);
+  let names = argv.bots.split(',').map((s) => s.trim());
+  if (names.length === 1) names = [names[0]!, names[0]!, names[0]!, names[0]!];
+  if (names.length !== 4 || names.some((n) => n === '')) throw new UsageError(`--bots needs one name or four, comma-separated; got "${argv.bots}"`);
+  const bots = await Promise.all(names.map((n) => loadBotFactory(n)));
+  const dealer = argv.dealer ?? argv.hand % 4;
+  if (!Number.isInteger(dealer) || dealer < 0 || dealer > 3) throw new UsageError(`--dealer must be a seat 0–3, got ${argv.dealer}`);
+  let round: Wind;
+  if (argv.round === undefined) round = (Math.floor(argv.hand / 4) % 4) as Wind;
+  else {
+    const i = WIND_LETTERS.indexOf(argv.round.toUpperCase() as 'E');
+    if (i < 0) throw new UsageError(`--round must be one of E S W N, got "${argv.round}"`);
+    round = i as Wind;
+  }
+  if (!Number.isInteger(argv.streak) || argv.streak < 0) throw new UsageError(`--streak must be a non-negative integer, got ${argv.streak}`);
+  return { rules, bots, botNames: names, dealer, round };
+}
+
+/** The lines of a replay: a header, then one line per step. */
+export function formatReplay(steps: readonly Step[], head: { seed: string; handKey: number; rules: string; botNames: readonly string[]; dealer: number; round: Wind; streak: number }): string[] {
+  const wind = (s: number) => WIND_LETTERS[(s - head.dealer + 4) & 3];
+  const who = (s: number) => `seat ${s} (${wind(s)})`;
+  const out: string[] = [
+    `hand ${head.handKey} · seed ${head.seed} · rules ${head.rules} · dealer seat ${head.dealer} · round ${WIND_LETTERS[head.round]} · streak ${head.streak}`,
+    `bots: ${head.botNames.map((n, s) => `${who(s)} ${n}`).join(', ')}`,
+  ];
+  for (const st of steps) {
+    switch (st.type) {
+      case 'deal':
+        for (let s = 0; s < 4; s++) out.push(`deal    ${who(s)}: ${formatTiles(st.hands[s]!)}`);
+        break;
+      case 'draw':
+        out.push(`draw    ${who(st.seat)}: ${tileName(st.tile)}${st.from === 'back' ? ' (replacement, from the back)' : ''}`);
+        break;
+      case 'flower':
+        out.push(`flower  ${who(st.seat)}: shows ${tileName(st.tile)}`);
+        break;
+      case 'action': {
+        const k = actionKind(st.action);
+        if (st.phase !== 'turn' && k === ActionKind.PASS) break; // passes in a window are noise
+        const verb = st.phase === 'turn' ? '' : st.phase === 'rob' ? ' (rob window)' : ' (claim window)';
+        out.push(`${st.phase !== 'turn' ? 'answer ' : k === ActionKind.DISCARD || k === ActionKind.READY ? 'discard' : 'declare'} ${who(st.seat)}: ${formatAction(st.action)}${verb}`);
+        break;
+      }
+      case 'claim':
+        out.push(`claim   ${who(st.seat)}: ${formatAction(st.action)} from ${who(st.from)}`);
+        break;
+      case 'end':
+        out.push(...formatResult(st.result, who));
+        break;
+    }
+  }
+  return out;
+}
+
+function formatResult(r: HandResult, who: (s: number) => string): string[] {
+  const out: string[] = [];
+  if (r.outcome === 'draw') out.push(`drawn hand (流局): ${r.wallLeft} drawable tiles left, ${r.turns} discards`);
+  for (const w of r.winners) {
+    const pats = Object.entries(w.patterns)
+      .map(([id, tai]) => `${id} ${PATTERN_NAMES[id as PatternId]} ${tai}`)
+      .join(', ');
+    const how =
+      r.outcome === 'self_draw'
+        ? `self-draw on ${tileName(r.winningTile)}`
+        : r.outcome === 'win'
+          ? `on ${tileName(r.winningTile)} from ${who(r.discarder)}${w.facts.robKong ? ' (robbing the kong)' : ''}`
+          : r.outcome === 'instant'
+            ? `instant flower win${r.discarder >= 0 ? ` (${who(r.discarder)} pays)` : ''}`
+            : 'FALSE WIN (penalty)';
+    const hand = w.facts.win >= 0 ? `${formatTiles(countsTiles(w.facts.concealed))} + ${tileName(w.facts.win)}` : formatTiles(countsTiles(w.facts.concealed));
+    const melds = w.facts.melds.map((m) => `[${m.kind} ${tileName(m.tile)}]`).concat(w.facts.concealedKongs.map((t) => `(kong ${tileName(t)})`));
+    const flowers = w.facts.flowers.length ? ` ${formatTiles(w.facts.flowers)}` : '';
+    out.push(`${r.outcome === 'false_win' ? 'false   ' : 'win     '}${who(w.seat)} ${how}: ${hand} ${melds.join(' ')}${flowers}`.trimEnd());
+    out.push(`        ${w.tai} tai${pats ? `: ${pats}` : ''}${w.ready ? ' (+1 ready)' : ''}`);
+  }
+  out.push(`payments: ${r.deltas.map((d, s) => `${who(s)} ${d > 0 ? '+' : ''}${d}`).join(', ')}`);
+  return out;
+}
+
+function countsTiles(c: ArrayLike<number>): Tile[] {
+  const out: Tile[] = [];
+  for (let t = 0; t < 34; t++) for (let k = 0; k < c[t]!; k++) out.push(t);
+  return out;
+}
+
+/** `tw16 replay`. */
+export const replayCommand: CommandModule<object, ReplayArgs> = {
+  command: 'replay',
+  describe: 'play one hand again and print every step in MPSZ',
+  builder,
+  handler: async (argv: ArgumentsCamelCase<ReplayArgs>) => {
+    const setup = await replaySetup(argv);
+    const steps: Step[] = [];
+    const head = { seed: argv.seed, handKey: argv.hand, rules: setup.rules.name, botNames: setup.botNames, dealer: setup.dealer, round: setup.round, streak: argv.streak };
+    try {
+      playHand({
+        rules: setup.rules,
+        seed: argv.seed,
+        handKey: argv.hand,
+        dealer: setup.dealer,
+        round: setup.round,
+        streak: argv.streak,
+        bots: setup.bots,
+        botNames: setup.botNames,
+        base: argv.base,
+        perTai: argv.perTai,
+      trace: (s) => steps.push(s),
+      });
+    } finally {
+      // On a bot error the steps up to it are printed, then main reports the error.
+      process.stdout.write(formatReplay(steps, head).join('\n') + '\n');
+    }
+  },
+};
