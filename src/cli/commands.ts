@@ -2,9 +2,11 @@
 import type { CommandModule } from 'yargs';
 import { runCommand } from './run.js';
 import { scoreCommand } from './score.js';
+import { replayCommand } from './replay.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
   runCommand,
   scoreCommand,
+  replayCommand,
 ];
