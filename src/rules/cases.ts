@@ -15,7 +15,7 @@ import {
   parseWind,
   type ParsedHand,
 } from './notation.js';
-import { PROFILE_NAMES, getProfile, type Profile } from './profiles.js';
+import { getProfile, type Profile } from './profiles.js';
 import { scoreHand } from './score.js';
 import { settle, type Deltas, type SettleInput } from './settle.js';
 import { WIND_LETTERS, type PatternId, type Wind, type WinFacts } from './types.js';
@@ -110,7 +110,8 @@ export function parseCase(raw: unknown, baseDir?: string): ParsedCase {
   for (const k of Object.keys(o)) if (!KNOWN.has(k) && !k.startsWith('_')) throw new CaseError(`${k}: unknown field`);
   const id = str(o, 'id', true)!;
   const rules = str(o, 'rules', false) ?? 'p0';
-  const profile = getProfile((PROFILE_NAMES as readonly string[]).includes(rules) || !baseDir || isAbsolute(rules) ? rules : resolve(baseDir, rules));
+  const relativeFile = rules.endsWith('.json') && baseDir !== undefined && !isAbsolute(rules);
+  const profile = getProfile(relativeFile ? resolve(baseDir, rules) : rules);
   const hand: ParsedHand = {
     concealed: parseConcealed(str(o, 'concealed', true)!),
     melds: strList(o, 'melds').map((m, i) => parseMeld(m, `melds[${i}]`)),
@@ -126,7 +127,8 @@ export function parseCase(raw: unknown, baseDir?: string): ParsedCase {
  * a case. Shared by the case format and the one-hand form of `tw16 score`.
  */
 export function buildCase(id: string, profile: Profile, hand: ParsedHand, o: Record<string, unknown>): ParsedCase {
-  const win = wrap('win', () => parseTile(str(o, 'win', true)!));
+  const winText = str(o, 'win', true)!;
+  const win = wrap('win', () => parseTile(winText));
   if (win >= 34) throw new CaseError('win: a flower cannot be the winning tile');
   checkTileCounts(hand, win);
   const selfDraw = bool(o, 'selfDraw');
