@@ -16,6 +16,21 @@ export {
   countsToTiles,
 } from './core/tiles.js';
 export { readings, type Reading, type ReadingSet, type SetKind } from './hand/readings.js';
+export {
+  scoreHand,
+  settle,
+  getProfile,
+  PROFILE_NAMES,
+  PATTERN_IDS,
+  PATTERN_NAMES,
+  type Profile,
+  type PatternId,
+  type Wind,
+  type Meld,
+  type WinFacts,
+  type ScoreResult,
+  type SettleInput,
+} from './rules/index.js';
 export * from './engine/index.js';
 export { handSeed, botSeed, deriveSeed, makeRng, type Rng } from './core/rng.js';
 export { buildWall } from './core/wall.js';
