@@ -1,0 +1,214 @@
+/**
+ * Shared hand evaluation for the built-in bots: the own concealed hand as four suit keys
+ * (m, p, s, honours; Σ count · 5^(rank − 1)), so shanten after removing or adding a tile
+ * is a few table reads (src/hand's table-driven shanten), and the counts of each kind a
+ * seat has not yet seen.
+ */
+import { ActionKind, actionKind, actionTile, type Action, type View } from '../src/index.js';
+import { bindTables, shantenFromKeys } from '../src/hand/analysis.js';
+
+const POW5 = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625] as const;
+
+/** Key index (0 m, 1 p, 2 s, 3 honours) of tile t. */
+export function keyOf(t: number): number {
+  return t < 27 ? (t / 9) | 0 : 3;
+}
+/** What tile t adds to its key. */
+export function unitOf(t: number): number {
+  return POW5[t < 27 ? t % 9 : t - 27]!;
+}
+
+/** A seat's concealed hand, loaded from its view, with cheap shanten queries. */
+export class HandEval {
+  readonly keys = new Int32Array(4);
+  /** Counts of the concealed hand (a copy). */
+  readonly counts = new Uint8Array(34);
+  /** Unseen copies of each kind (4 − visible to this seat). */
+  readonly unseen = new Uint8Array(34);
+  tiles = 0;
+  melds = 0;
+
+  constructor() {
+    bindTables();
+  }
+
+  /** Load the seat's hand (and unseen counts) from its view. */
+  load(view: View): this {
+    const k = this.keys;
+    k[0] = k[1] = k[2] = k[3] = 0;
+    let n = 0;
+    for (let t = 0; t < 34; t++) {
+      const c = view.hand[t]!;
+      this.counts[t] = c;
+      n += c;
+      if (c) k[keyOf(t)]! += c * unitOf(t);
+      const u = 4 - view.visible(t);
+      this.unseen[t] = u > 0 ? u : 0;
+    }
+    this.tiles = n;
+    this.melds = view.meldCount(view.seat);
+    return this;
+  }
+
+  /** Shanten of the hand as it is (−1 complete, 0 ready). */
+  shanten(): number {
+    const k = this.keys;
+    return shantenFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, this.tiles, this.melds);
+  }
+
+  /** Shanten after taking `n` copies of `out` away (and adding one `add`, −1: none), with `melds` sets laid down. */
+  shantenAfter(out: number, n: number, add: number, melds: number): number {
+    const k = this.keys;
+    let k0 = k[0]!;
+    let k1 = k[1]!;
+    let k2 = k[2]!;
+    let k3 = k[3]!;
+    let tiles = this.tiles;
+    if (out >= 0) {
+      const d = n * unitOf(out);
+      const i = keyOf(out);
+      if (i === 0) k0 -= d;
+      else if (i === 1) k1 -= d;
+      else if (i === 2) k2 -= d;
+      else k3 -= d;
+      tiles -= n;
+    }
+    if (add >= 0) {
+      const d = unitOf(add);
+      const i = keyOf(add);
+      if (i === 0) k0 += d;
+      else if (i === 1) k1 += d;
+      else if (i === 2) k2 += d;
+      else k3 += d;
+      tiles++;
+    }
+    return shantenFromKeys(k0, k1, k2, k3, tiles, melds);
+  }
+
+  /**
+   * Improving tiles after discarding `t` from a 17-state hand: the unseen copies of every
+   * kind whose draw lowers the shanten below `s` (the shanten after the discard).
+   */
+  ukeire(t: number, s: number): number {
+    let total = 0;
+    for (let u = 0; u < 34; u++) {
+      const left = this.unseen[u]!;
+      if (left === 0 || !this.near(u, t)) continue;
+      if (this.shantenAfter(t, 1, u, this.melds) < s) total += left;
+    }
+    return total;
+  }
+
+  /** Can drawing u possibly help (a copy or a suit neighbour within two held, t discarded)? */
+  private near(u: number, t: number): boolean {
+    const c = this.counts;
+    const at = (x: number) => c[x]! - (x === t ? 1 : 0);
+    if (at(u) > 0) return true;
+    if (u >= 27) return false;
+    const r = u % 9;
+    return (r >= 1 && at(u - 1) > 0) || (r >= 2 && at(u - 2) > 0) || (r <= 7 && at(u + 1) > 0) || (r <= 6 && at(u + 2) > 0);
+  }
+}
+
+/** The first legal action of a kind (with a tile, if given), or −1. */
+export function findAction(legal: readonly Action[], kind: number, tile = -1): Action {
+  for (let i = 0; i < legal.length; i++) {
+    const a = legal[i]!;
+    if (actionKind(a) === kind && (tile < 0 || actionTile(a) === tile)) return a;
+  }
+  return -1;
+}
+
+/** A score of one candidate discard (higher is better), given the shanten after it. */
+export type DiscardScore = (t: number, shanten: number) => number;
+
+/**
+ * The discard a shanten-minimising player makes in a turn: among the discards within
+ * `slack` of the lowest shanten, the best by `extra(t, shanten)` (higher better; default
+ * −shanten), then by improving tiles. Returns the chosen tile and its shanten.
+ */
+export function bestDiscard(e: HandEval, legal: readonly Action[], slack = 0, extra?: DiscardScore): { tile: number; shanten: number } {
+  const sh = bestDiscardShanten;
+  let min = 99;
+  for (let i = 0; i < legal.length; i++) {
+    const a = legal[i]!;
+    if (actionKind(a) !== ActionKind.DISCARD) continue;
+    const t = actionTile(a);
+    const s = e.shantenAfter(t, 1, -1, e.melds);
+    sh[t] = s;
+    if (s < min) min = s;
+  }
+  let best = -1;
+  let bestShanten = 99;
+  let bestKey = -Infinity;
+  for (let i = 0; i < legal.length; i++) {
+    const a = legal[i]!;
+    if (actionKind(a) !== ActionKind.DISCARD) continue;
+    const t = actionTile(a);
+    const s = sh[t]!;
+    if (s > min + slack) continue;
+    // `extra` (default: lower shanten) dominates; improving tiles break its ties.
+    const key = (extra ? extra(t, s) : -s) * 1e4 + e.ukeire(t, s);
+    if (key > bestKey) {
+      bestKey = key;
+      best = t;
+      bestShanten = s;
+    }
+  }
+  return { tile: best, shanten: bestShanten };
+}
+const bestDiscardShanten = new Int8Array(34);
+
+/** Play a discard (declaring ready when the bot wants and may). */
+export function discardAction(legal: readonly Action[], tile: number, declareReady: boolean): Action {
+  if (declareReady) {
+    const r = findAction(legal, ActionKind.READY, tile);
+    if (r >= 0) return r;
+  }
+  const d = findAction(legal, ActionKind.DISCARD, tile);
+  return d >= 0 ? d : legal[legal.length - 1]!;
+}
+
+/**
+ * The claim a shanten-minimising player makes on the offered tile: among the claims that
+ * `accept` allows (default: the shanten drops), the one with the lowest shanten after it
+ * (kong, then pung, then chow on ties: the legal order), or pass.
+ */
+export function bestClaim(e: HandEval, legal: readonly Action[], offered: number, accept?: (a: Action, after: number, before: number) => boolean): Action {
+  const before = e.shanten();
+  let best: Action = PASS_ACTION;
+  let bestAfter = 99;
+  for (let i = 0; i < legal.length; i++) {
+    const a = legal[i]!;
+    const k = actionKind(a);
+    const t = actionTile(a);
+    let after: number;
+    if (k === ActionKind.KONG) after = e.shantenAfter(t, 3, -1, e.melds + 1);
+    else if (k === ActionKind.PUNG) after = e.shantenAfter(t, 2, -1, e.melds + 1);
+    else if (k === ActionKind.CHOW) after = chowShanten(e, t, offered);
+    else continue;
+    if (!(accept ? accept(a, after, before) : after < before)) continue;
+    if (after < bestAfter) {
+      bestAfter = after;
+      best = a;
+    }
+  }
+  return best;
+}
+const PASS_ACTION: Action = 0;
+
+/** Shanten after claiming the chow starting at `start` with the offered tile (two hand tiles leave). */
+function chowShanten(e: HandEval, start: number, offered: number): number {
+  const k = e.keys;
+  let k0 = k[0]!;
+  let k1 = k[1]!;
+  let k2 = k[2]!;
+  for (let x = start; x < start + 3; x++) {
+    if (x === offered) continue;
+    const i = keyOf(x);
+    if (i === 0) k0 -= unitOf(x);
+    else if (i === 1) k1 -= unitOf(x);
+    else k2 -= unitOf(x);
+  }
+  return shantenFromKeys(k0, k1, k2, k[3]!, e.tiles - 2, e.melds + 1);
+}
