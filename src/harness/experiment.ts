@@ -65,6 +65,10 @@ function fail(source: string, field: string, expected: string, got?: unknown): n
   throw new UsageError(`${source}: field "${field}": expected ${expected}${shown}`);
 }
 
+function unknownField(source: string, field: string, known: readonly string[]): never {
+  throw new UsageError(`${source}: field "${field}": no such field (known: ${known.join(', ')})`);
+}
+
 /** Read and validate an experiment file. Bad JSON, a missing or unknown field → UsageError (exit 2). */
 export function loadExperiment(path: string): Experiment {
   let text: string;
@@ -90,7 +94,7 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
   if (typeof json !== 'object' || json === null || Array.isArray(json)) fail(source, '(top level)', 'a JSON object', json);
   const o = json as Record<string, unknown>;
   for (const k of Object.keys(o)) {
-    if (!TOP_FIELDS.includes(k)) fail(source, k, `no such field (known: ${TOP_FIELDS.filter((f) => !f.startsWith('$')).join(', ')})`);
+    if (!TOP_FIELDS.includes(k)) unknownField(source, k, TOP_FIELDS.filter((f) => !f.startsWith('$')));
   }
   const name = o.name;
   if (typeof name !== 'string' || !/^[A-Za-z0-9._-]+$/.test(name)) fail(source, 'name', 'a non-empty name of letters, digits, . _ -', name);
@@ -119,7 +123,7 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
   const stakesRaw = o.stakes ?? {};
   if (typeof stakesRaw !== 'object' || stakesRaw === null || Array.isArray(stakesRaw)) fail(source, 'stakes', 'an object {"base", "perTai"}', stakesRaw);
   const s = stakesRaw as Record<string, unknown>;
-  for (const k of Object.keys(s)) if (k !== 'base' && k !== 'perTai') fail(source, `stakes.${k}`, 'no such field (known: base, perTai)');
+  for (const k of Object.keys(s)) if (k !== 'base' && k !== 'perTai') unknownField(source, `stakes.${k}`, ['base', 'perTai']);
   const base = s.base ?? 1;
   const perTai = s.perTai ?? 1;
   if (typeof base !== 'number' || !Number.isInteger(base) || base < 0) fail(source, 'stakes.base', 'a whole number ≥ 0', base);
@@ -133,7 +137,7 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
     }
     if (typeof b === 'object' && b !== null && !Array.isArray(b)) {
       const e = b as Record<string, unknown>;
-      for (const k of Object.keys(e)) if (k !== 'name' && k !== 'path') fail(source, `bots[${i}].${k}`, 'no such field (known: name, path)');
+      for (const k of Object.keys(e)) if (k !== 'name' && k !== 'path') unknownField(source, `bots[${i}].${k}`, ['name', 'path']);
       if (typeof e.name !== 'string' || e.name === '') fail(source, `bots[${i}].name`, 'a non-empty string', e.name);
       if (e.path !== undefined && typeof e.path !== 'string') fail(source, `bots[${i}].path`, 'a module path', e.path);
       return e.path === undefined ? { name: e.name } : { name: e.name, path: e.path };

@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tableFromIPC } from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import { ArrowTableWriter } from '../../src/harness/arrow.js';
+import { BatchBuilder, type ColumnSpec } from '../../src/harness/columns.js';
+import { readBatches, toBatch } from '../../src/harness/read.js';
+
+const SPECS: ColumnSpec[] = [
+  { name: 'n', kind: 'u32', doc: '' },
+  { name: 'neg', kind: 'i8', doc: '' },
+  { name: 'flag', kind: 'bool', doc: '' },
+  { name: 'name', kind: 'utf8', doc: '' },
+  { name: 'x', kind: 'f64', doc: '' },
+];
+
+function rows(from: number, to: number) {
+  const b = new BatchBuilder(SPECS, 4);
+  for (let i = from; i < to; i++) {
+    const r = b.addRow();
+    b.set(r, 0, i);
+    b.set(r, 1, -(i % 100));
+    b.set(r, 2, i % 3 === 0);
+    b.set(r, 3, i % 5 === 0 ? '' : `row-${i}-東`);
+    b.set(r, 4, i / 7);
+  }
+  return b.build();
+}
+
+function write(dir: string, name: string, splits: number[], total: number): Buffer {
+  const w = new ArrowTableWriter(join(dir, name), SPECS, new Map([['k', 'v']]), 7);
+  let at = 0;
+  for (const s of [...splits, total]) {
+    const end = Math.min(s, total);
+    if (end > at) w.append(rows(at, end));
+    at = Math.max(at, end);
+  }
+  w.commit();
+  return readFileSync(join(dir, name));
+}
+
+describe('Arrow table writer', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tw16-arrow-'));
+
+  it('writes the same bytes however the rows were split into appends', () => {
+    const a = write(dir, 'a.arrow', [], 100);
+    const b = write(dir, 'b.arrow', [1, 2, 3, 50, 51, 99], 100);
+    const c = write(dir, 'c.arrow', [7, 14, 21, 28], 100);
+    expect(b.equals(a)).toBe(true);
+    expect(c.equals(a)).toBe(true);
+  });
+
+  it('writes an Arrow IPC file that reads back row for row, in fixed-size batches', () => {
+    const bytes = write(dir, 'd.arrow', [33], 100);
+    expect(bytes.subarray(0, 6).toString()).toBe('ARROW1');
+    expect(bytes.subarray(bytes.length - 6).toString()).toBe('ARROW1');
+    const t = tableFromIPC(bytes);
+    expect(t.numRows).toBe(100);
+    expect(t.batches.map((b) => b.numRows)).toEqual([...Array(14).fill(7), 2]);
+    expect(t.schema.metadata.get('k')).toBe('v');
+    expect(t.getChild('n')!.get(42)).toBe(42);
+    expect(t.getChild('neg')!.get(42)).toBe(-42);
+    expect(t.getChild('flag')!.get(42)).toBe(true);
+    expect(t.getChild('flag')!.get(43)).toBe(false);
+    expect(t.getChild('name')!.get(42)).toBe('row-42-東');
+    expect(t.getChild('name')!.get(45)).toBe('');
+    expect(t.getChild('x')!.get(42)).toBe(6);
+  });
+
+  it('reads batches back into the same columnar form (resume copies them)', async () => {
+    write(dir, 'e.arrow', [], 30);
+    const w = new ArrowTableWriter(join(dir, 'f.arrow'), SPECS, new Map([['k', 'v']]), 7);
+    for await (const rb of readBatches(join(dir, 'e.arrow'))) w.append(toBatch(rb, SPECS));
+    w.append(rows(30, 100));
+    w.commit();
+    expect(readFileSync(join(dir, 'f.arrow')).equals(write(dir, 'g.arrow', [], 100))).toBe(true);
+  });
+
+  it('leaves nothing under the final name until commit', () => {
+    const w = new ArrowTableWriter(join(dir, 'h.arrow'), SPECS, new Map(), 7);
+    w.append(rows(0, 10));
+    w.close();
+    expect(() => readFileSync(join(dir, 'h.arrow'))).toThrow();
+    expect(tableFromIPC(readFileSync(join(dir, 'h.arrow.tmp'))).numRows).toBe(10);
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * `tw16 run` end to end, through the built CLI (threads need the compiled worker):
+ * determinism across workers and job sizes, the files' contents, interrupt and resume,
+ * bad input and bot errors.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tableFromIPC, type Table } from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import { getProfile, scoreHand } from '../../src/rules/index.js';
+import { PATTERN_IDS } from '../../src/rules/types.js';
+import { winFactsFromRow, type WinRow } from '../../src/harness/winrow.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin/tw16.js');
+const FIX = join(ROOT, 'test/fixtures/experiments');
+
+function tw16(args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'tw16-run-'));
+const read = (dir: string, f: string): Buffer => readFileSync(join(dir, f));
+const table = (dir: string, f: string): Table => tableFromIPC(read(dir, f));
+
+describe('tw16 run', () => {
+  const base = tmp();
+  const ref = join(base, 'ref');
+
+  it('writes byte-identical files whatever the worker count and job size', () => {
+    const r = tw16(['run', join(FIX, 'small.json'), '--workers', '0', '--out', ref]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/hands\/s/);
+    for (const [workers, batch] of [
+      ['1', '7'],
+      ['2', '3'],
+      ['2', '50'],
+    ] as const) {
+      const out = join(base, `w${workers}-b${batch}`);
+      const s = tw16(['run', join(FIX, 'small.json'), '--workers', workers, '--batch', batch, '--out', out, '--quiet']);
+      expect(s.code).toBe(0);
+      expect(read(out, 'hands.arrow').equals(read(ref, 'hands.arrow'))).toBe(true);
+      expect(read(out, 'wins.arrow').equals(read(ref, 'wins.arrow'))).toBe(true);
+      expect(read(out, 'summary.json').equals(read(ref, 'summary.json'))).toBe(true);
+    }
+  });
+
+  it('records every hand of every seating, deltas summing to zero, in deal order', () => {
+    const hands = table(ref, 'hands.arrow');
+    // 120 deals × 6 seatings (duplicate of greedy, random, greedy, random)
+    expect(hands.numRows).toBe(720);
+    const meta = hands.schema.metadata;
+    expect(JSON.parse(meta.get('tw16.experiment')!).seed).toBe('small-1');
+    expect(meta.get('tw16.version')).toMatch(/^\d+\.\d+\.\d+/);
+    let lastDeal = -1;
+    for (let i = 0; i < hands.numRows; i++) {
+      const row = hands.get(i)!.toJSON() as Record<string, number | string>;
+      const sum = [0, 1, 2, 3].reduce((a, s) => a + (row[`delta_${s}`] as number), 0);
+      expect(sum).toBe(0);
+      expect(row.deal as number).toBeGreaterThanOrEqual(lastDeal);
+      lastDeal = row.deal as number;
+      const bots = [0, 1, 2, 3].map((s) => row[`bot_${s}`]).sort();
+      expect(bots).toEqual(['greedy', 'greedy', 'random', 'random']);
+    }
+  });
+
+  it('stores wins that re-score to the same tai and patterns', () => {
+    const wins = table(ref, 'wins.arrow');
+    const hands = table(ref, 'hands.arrow');
+    const p0 = getProfile('p0');
+    expect(wins.numRows).toBeGreaterThan(0);
+    let totalTaiInHands = 0;
+    for (let i = 0; i < hands.numRows; i++) {
+      const row = hands.get(i)!.toJSON() as Record<string, number>;
+      totalTaiInHands += row.tai_0! + row.tai_1! + row.tai_2! + row.tai_3!;
+    }
+    let totalTai = 0;
+    for (let i = 0; i < wins.numRows; i++) {
+      const row = wins.get(i)!.toJSON() as unknown as WinRow & Record<string, number>;
+      const s = scoreHand(winFactsFromRow(row), p0);
+      expect(s.win).toBe(true);
+      expect(s.tai).toBe(row.tai);
+      for (const id of PATTERN_IDS) expect(row[id], `${id} in win ${i}`).toBe(s.patterns[id] ?? 0);
+      totalTai += row.tai;
+    }
+    expect(totalTai).toBe(totalTaiInHands);
+  });
+
+  it('summarizes per bot with intervals and paired differences', () => {
+    const s = JSON.parse(read(ref, 'summary.json').toString());
+    const arm = s.arms[0];
+    expect(arm.profile).toBe('p0');
+    expect(arm.hands).toBe(720);
+    expect(arm.bots.map((b: { bot: string }) => b.bot)).toEqual(['greedy', 'random']);
+    for (const b of arm.bots) {
+      expect(b.hands).toBe(1440);
+      expect(b.pointsPerHand.lo).toBeLessThanOrEqual(b.pointsPerHand.mean);
+      expect(b.pointsPerHand.hi).toBeGreaterThanOrEqual(b.pointsPerHand.mean);
+    }
+    // zero-sum: two bots with equal seat-hands have opposite points per hand
+    expect(arm.bots[0].pointsPerHand.mean).toBeCloseTo(-arm.bots[1].pointsPerHand.mean, 9);
+    expect(arm.paired).toHaveLength(1);
+    expect(arm.paired[0].diff.mean).toBeCloseTo(arm.bots[0].pointsPerHand.mean - arm.bots[1].pointsPerHand.mean, 9);
+    expect(arm.paired[0].deals).toBe(120);
+  });
+
+  it('plays every rule arm of a multi-profile experiment', () => {
+    const out = join(base, 'multi');
+    const r = tw16(['run', join(FIX, 'multi.json'), '--workers', '2', '--out', out, '--quiet']);
+    expect(r.code).toBe(0);
+    const hands = table(out, 'hands.arrow');
+    expect(hands.numRows).toBe(60 * 5 * 4);
+    const s = JSON.parse(read(out, 'summary.json').toString());
+    expect(s.arms.map((a: { profile: string }) => a.profile)).toEqual(['p0', 'casual', 'table', 'full', 'flowers']);
+    const casual = hands.toArray().filter((r) => r.profile === 'casual');
+    for (const row of casual) {
+      const j = row.toJSON();
+      const winners = [0, 1, 2, 3].filter((s) => (j.winners >> s) & 1);
+      // casual: each winner scores 1 point and nobody pays
+      for (const s of [0, 1, 2, 3]) expect(j[`delta_${s}`]).toBe(winners.includes(s) ? 1 : 0);
+    }
+  });
+
+  it('is interrupted by SIGINT into valid partial files, and --resume finishes to the same bytes', async () => {
+    const out = join(base, 'slow');
+    const child = spawn(process.execPath, [BIN, 'run', join(FIX, 'slow.json'), '--workers', '1', '--batch', '20', '--out', out, '--quiet'], { cwd: ROOT });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    await new Promise((r) => setTimeout(r, 2500));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    expect(stderr).toMatch(/interrupted/);
+    expect(code).toBe(130);
+    expect(existsSync(join(out, 'hands.arrow'))).toBe(false);
+    const state = JSON.parse(read(out, 'run-state.json').toString());
+    expect(state.dealsDone % 20).toBe(0);
+    expect(state.dealsDone).toBeGreaterThan(0);
+    expect(state.dealsDone).toBeLessThan(2000);
+    const partial = table(out, 'hands.partial.arrow');
+    expect(partial.numRows).toBe(state.dealsDone);
+    expect(tableFromIPC(read(out, 'wins.partial.arrow')).numRows).toBeGreaterThan(0);
+    expect(stderr).toMatch(/--resume/);
+
+    const resumed = tw16(['run', join(FIX, 'slow.json'), '--workers', '2', '--out', out, '--resume', '--quiet']);
+    expect(resumed.code).toBe(0);
+    expect(existsSync(join(out, 'run-state.json'))).toBe(false);
+    expect(existsSync(join(out, 'hands.partial.arrow'))).toBe(false);
+
+    const straight = join(base, 'slow-straight');
+    expect(tw16(['run', join(FIX, 'slow.json'), '--workers', '2', '--out', straight, '--quiet']).code).toBe(0);
+    expect(read(out, 'hands.arrow').equals(read(straight, 'hands.arrow'))).toBe(true);
+    expect(read(out, 'wins.arrow').equals(read(straight, 'wins.arrow'))).toBe(true);
+  }, 120_000);
+
+  it('stops on a bot error with the replay command, keeping the complete jobs', () => {
+    const out = join(base, 'throws');
+    const r = tw16(['run', join(FIX, 'throws.json'), '--workers', '0', '--batch', '3', '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/boom in seat/);
+    expect(r.stderr).toMatch(/tw16 replay --seed throws-1 --hand 7/);
+    // jobs of 3 deals: deals 0–5 complete, the job holding hand 7 is dropped
+    expect(table(out, 'hands.partial.arrow').numRows).toBe(6);
+    expect(JSON.parse(read(out, 'run-state.json').toString()).dealsDone).toBe(6);
+  });
+
+  describe('rejects bad experiments with one line and exit 2', () => {
+    const cases: [string, unknown, RegExp][] = [
+      ['missing field', { name: 'x', seed: 's', rules: 'p0', bots: ['random', 'greedy'] }, /field "hands": expected exactly one of "hands" or "matches"/],
+      ['unknown field', { name: 'x', seed: 's', hands: 10, bots: ['random', 'greedy'], sitting: 'fixed' }, /field "sitting": no such field/],
+      ['unknown bot', { name: 'x', seed: 's', hands: 10, bots: ['random', 'nosuchbot'] }, /nosuchbot/],
+      ['unknown profile', { name: 'x', seed: 's', hands: 10, rules: 'mahjong-soul', bots: ['random', 'greedy'] }, /mahjong-soul/],
+      ['too few bots', { name: 'x', seed: 's', hands: 10, bots: ['random'] }, /field "bots": expected a list of 2 to 4 bots/],
+    ];
+    for (const [what, json, message] of cases) {
+      it(what, () => {
+        const dir = tmp();
+        const file = join(dir, 'bad.json');
+        writeFileSync(file, JSON.stringify(json));
+        const r = tw16(['run', file, '--out', join(dir, 'out'), '--workers', '0']);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(message);
+        expect(r.stderr).toMatch(/bad\.json/);
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      });
+    }
+    it('bad JSON', () => {
+      const dir = tmp();
+      const file = join(dir, 'bad.json');
+      writeFileSync(file, '{"name": "x",');
+      const r = tw16(['run', file, '--workers', '0']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/bad\.json: not valid JSON/);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    });
+  });
+});
