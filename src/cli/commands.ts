@@ -1,5 +1,7 @@
 /** Every tw16 command, one module each. Add a command by adding one line here. */
 import type { CommandModule } from 'yargs';
+import { diffCommand } from './diff.js';
+import { rescoreCommand } from './rescore.js';
 import { runCommand } from './run.js';
 import { scoreCommand } from './score.js';
 import { replayCommand } from './replay.js';
@@ -7,6 +9,8 @@ import { replayCommand } from './replay.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
   runCommand,
+  rescoreCommand,
+  diffCommand,
   scoreCommand,
   replayCommand,
 ];

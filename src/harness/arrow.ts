@@ -53,6 +53,11 @@ function arrowType(kind: ColumnKind): DataType {
 
 /** The Arrow schema of a table: columns non-nullable, in spec order, with string metadata. */
 export function arrowSchema(specs: readonly ColumnSpec[], metadata: ReadonlyMap<string, string>): Schema {
+  const seen = new Set<string>();
+  for (const s of specs) {
+    if (seen.has(s.name)) throw new Error(`column "${s.name}" declared twice`);
+    seen.add(s.name);
+  }
   return new Schema(
     specs.map((s) => new Field(s.name, arrowType(s.kind), false)),
     new Map(metadata),

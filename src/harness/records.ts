@@ -45,7 +45,7 @@ export const WIN_COLUMNS: readonly ColumnSpec[] = [
   { name: 'bot', kind: 'utf8', doc: 'bot in that seat' },
   { name: 'profile', kind: 'utf8', doc: 'rule profile name' },
   { name: 'outcome', kind: 'utf8', doc: 'as in hands.arrow' },
-  { name: 'self_draw', kind: 'bool', doc: 'self-drawn win' },
+  { name: 'self_drawn', kind: 'bool', doc: 'self-drawn win (the flag; the `self_draw` column is the pattern’s tai)' },
   { name: 'ready', kind: 'bool', doc: 'had declared ready (p0: +1 tai in settlement)' },
   { name: 'tai', kind: 'u16', doc: 'total tai of the patterns (settlement extras excluded)' },
   { name: 'delta', kind: 'i32', doc: 'points the winner received in the hand' },
@@ -55,11 +55,11 @@ export const WIN_COLUMNS: readonly ColumnSpec[] = [
   { name: 'concealed_kongs', kind: 'utf8', doc: 'concealed kongs, MPSZ groups separated by spaces' },
   { name: 'flowers', kind: 'utf8', doc: 'flowers shown, MPSZ' },
   { name: 'win_tile', kind: 'utf8', doc: 'the winning tile, MPSZ (empty for an instant flower win)' },
-  { name: 'seat_wind', kind: 'u8', doc: 'winner’s seat wind 0–3 (E S W N)' },
-  { name: 'round_wind', kind: 'u8', doc: 'round wind 0–3' },
+  { name: 'wind_seat', kind: 'u8', doc: 'winner’s seat wind 0–3 (E S W N)' },
+  { name: 'wind_round', kind: 'u8', doc: 'round wind 0–3' },
   { name: 'last_tile', kind: 'bool', doc: 'won on the last drawable tile or the discard after it' },
   { name: 'after_kong', kind: 'bool', doc: 'self-drawn on a kong replacement' },
-  { name: 'rob_kong', kind: 'bool', doc: 'won by robbing an added kong' },
+  { name: 'robbed_kong', kind: 'bool', doc: 'won by robbing an added kong (the flag; `rob_kong` is the pattern’s tai)' },
   { name: 'heavenly', kind: 'bool', doc: 'the dealer’s first 17 tiles won' },
 ];
 
@@ -131,7 +131,7 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
     wins.set(wr, W.bot!, at.bots[w.seat]!);
     wins.set(wr, W.profile!, at.profile);
     wins.set(wr, W.outcome!, r.outcome);
-    wins.set(wr, W.self_draw!, f.selfDraw);
+    wins.set(wr, W.self_drawn!, f.selfDraw);
     wins.set(wr, W.ready!, w.ready);
     wins.set(wr, W.tai!, w.tai);
     wins.set(wr, W.delta!, r.deltas[w.seat]!);
@@ -144,11 +144,11 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
     wins.set(wr, W.concealed_kongs!, f.concealedKongs.map((t) => formatTiles([t, t, t, t])).join(' '));
     wins.set(wr, W.flowers!, formatTiles(f.flowers));
     wins.set(wr, W.win_tile!, f.win >= 0 ? tileName(f.win) : '');
-    wins.set(wr, W.seat_wind!, f.seat);
-    wins.set(wr, W.round_wind!, f.round);
+    wins.set(wr, W.wind_seat!, f.seat);
+    wins.set(wr, W.wind_round!, f.round);
     wins.set(wr, W.last_tile!, f.lastTile);
     wins.set(wr, W.after_kong!, f.afterKong);
-    wins.set(wr, W.rob_kong!, f.robKong);
+    wins.set(wr, W.robbed_kong!, f.robKong);
     wins.set(wr, W.heavenly!, f.heavenly);
   }
 }

@@ -13,12 +13,12 @@ export interface WinRow {
   readonly concealed_kongs: string;
   readonly flowers: string;
   readonly win_tile: string;
-  readonly self_draw: boolean;
-  readonly seat_wind: number;
-  readonly round_wind: number;
+  readonly self_drawn: boolean;
+  readonly wind_seat: number;
+  readonly wind_round: number;
   readonly last_tile: boolean;
   readonly after_kong: boolean;
-  readonly rob_kong: boolean;
+  readonly robbed_kong: boolean;
   readonly heavenly: boolean;
 }
 
@@ -32,12 +32,12 @@ export function winFactsFromRow(r: WinRow): WinFacts {
     concealedKongs: groups(r.concealed_kongs).map((g) => parseConcealedKong(g)),
     flowers: r.flowers ? parseFlowers(r.flowers) : [],
     win: r.win_tile ? parseTile(r.win_tile) : -1,
-    selfDraw: r.self_draw,
-    seat: r.seat_wind as Wind,
-    round: r.round_wind as Wind,
+    selfDraw: r.self_drawn,
+    seat: r.wind_seat as Wind,
+    round: r.wind_round as Wind,
     lastTile: r.last_tile,
     afterKong: r.after_kong,
-    robKong: r.rob_kong,
+    robKong: r.robbed_kong,
     heavenly: r.heavenly,
   };
 }
