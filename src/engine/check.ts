@@ -3,7 +3,7 @@
  * InvariantError naming the hand, the step and what was wrong.
  */
 import { FLOWER_BASE, KINDS, TOTAL_TILES } from '../core/tiles.js';
-import { isAction, formatAction } from './actions.js';
+import { ActionKind, actionKind, isAction, formatAction } from './actions.js';
 import { MELD_CHOW, MELD_PUNG, PHASE_OVER, PHASE_TURN, type Table } from './table.js';
 import { InvariantError, type Step } from './types.js';
 
@@ -19,7 +19,8 @@ export function makeChecker(table: Table): (step: Step) => void {
       if (legal.length === 0) throw new InvariantError(`${where}: empty legal set`);
       for (let i = 1; i < legal.length; i++) if (!(legal[i - 1]! < legal[i]!)) throw new InvariantError(`${where}: legal set not sorted`);
       for (const a of legal) if (!isAction(a)) throw new InvariantError(`${where}: malformed legal action ${a}`);
-      const falseWin = table.over && table.result?.outcome === 'false_win';
+      // A win outside the legal set is a false win where the profile penalizes one (`full`).
+      const falseWin = table.rules.falseWinPenaltyTai !== null && isAction(step.action) && actionKind(step.action) === ActionKind.WIN;
       if (!falseWin && !legal.includes(step.action)) {
         throw new InvariantError(`${where}: seat ${step.seat} applied ${formatAction(step.action)}, not in [${legal.map(formatAction).join(', ')}]`);
       }

@@ -1,0 +1,332 @@
+/**
+ * Scenario tests for shared/RULES.md "A hand, turn by turn", each on a prepared wall with
+ * scripted bots (seats not involved pass and discard what they draw).
+ */
+import { describe, expect, it } from 'vitest';
+import { parseTile as T, parseTiles } from '../../src/core/tiles.js';
+import { getProfile } from '../../src/rules/index.js';
+import { ActionKind, BotError, action, actionKind, playHand, PASS, type Action, type HandResult, type Step } from '../../src/engine/index.js';
+import { JUNK, pick, recorder, scripted, wallFrom, winner, type Policy, type WallPlan } from './helpers.js';
+
+const p0 = getProfile('p0');
+const A = ActionKind;
+
+function play(plan: WallPlan, policies: (Policy | undefined)[] = [], rules = p0, extra: { streak?: number } = {}): { r: HandResult; steps: Step[] } {
+  const { steps, trace } = recorder();
+  const r = playHand({
+    rules,
+    seed: 'scenario',
+    handKey: 1,
+    dealer: plan.dealer ?? 0,
+    round: 0,
+    streak: extra.streak ?? 0,
+    bots: [0, 1, 2, 3].map((s) => scripted(policies[s])),
+    botNames: ['a', 'b', 'c', 'd'],
+    wall: wallFrom({ reserve: rules.wallReserve, ...plan }),
+    check: true,
+    trace,
+  });
+  return { r, steps };
+}
+
+/** The action steps of `seat` (optionally in one phase). */
+function actions(steps: Step[], seat: number, phase?: string) {
+  return steps.filter((s): s is Extract<Step, { type: 'action' }> => s.type === 'action' && s.seat === seat && (!phase || s.phase === phase));
+}
+
+const discardFirst = (tile: string): Policy => (v, legal) => (v.phase === 'turn' && v.turns === 0 ? pick(legal, A.DISCARD, T(tile)) : undefined);
+const READY_HAND = '123456789m234p45s99s'; // waits 3s 6s: concealed_hand 1 + all_sequences 2 on a discard
+
+describe('the deal', () => {
+  it('gives 16 tiles to each seat and a 17th to the dealer, who opens play without drawing', () => {
+    const { steps } = play({ dealer: 2, hands: [JUNK[0], JUNK[1], JUNK[2] + '9m', JUNK[3]] });
+    const deal = steps[0]!;
+    expect(deal.type).toBe('deal');
+    if (deal.type !== 'deal') return;
+    expect(deal.hands.map((h) => h.length)).toEqual([16, 16, 17, 16]);
+    const first = steps.find((s) => s.type === 'action' || s.type === 'draw')!;
+    expect(first).toMatchObject({ type: 'action', seat: 2, phase: 'turn' });
+  });
+
+  it('shows flowers and replaces them from the back, seat by seat from the dealer, until none are left', () => {
+    // Dealer is seat 1 with 2f; seat 3 holds 1f. Seat 1's replacement is 3f, replaced in the next round.
+    const plan: WallPlan = { dealer: 1, hands: [JUNK[0], '258m258p258s123456z2f7z', JUNK[2], '1234567z12345678m1f'], back: '3f5m6m7m' };
+    const { steps } = play(plan);
+    const before = steps.slice(0, steps.findIndex((s) => s.type === 'action'));
+    const seq = before.filter((s) => s.type === 'draw').map((s) => s.type === 'draw' && [s.seat, s.tile, s.from]);
+    // Round 1: seat 1 (dealer) gets 3f from the back, seat 3 gets 5m; round 2: seat 1 replaces 3f with 6m.
+    expect(seq).toEqual([
+      [1, T('3f'), 'back'],
+      [3, T('5m'), 'back'],
+      [1, T('6m'), 'back'],
+    ]);
+  });
+});
+
+describe('claims', () => {
+  it('win beats pung: the waiting seat wins although another answered pung', () => {
+    const { r } = play(
+      { hands: ['147m147p1234567z9p8s9s6s', READY_HAND, '258p369s1234567z66s1s', '258m369p1357s123456z'] },
+      [discardFirst('6s'), winner, (v, l) => pick(l, A.PUNG, T('6s'))],
+    );
+    expect(r.outcome).toBe('win');
+    expect(r.winners.map((w) => w.seat)).toEqual([1]);
+    expect(r.winningTile).toBe(T('6s'));
+  });
+
+  it('several winners on one discard all win and the discarder pays each', () => {
+    const { r } = play(
+      { hands: ['147m147p1234567z666s9p', READY_HAND, '123456789p234m45s77s', '258m369p123s4567z88s1z'] },
+      [discardFirst('6s'), winner, winner],
+    );
+    expect(r.outcome).toBe('win');
+    expect(r.winners.map((w) => w.seat)).toEqual([1, 2]);
+    // Each: concealed_hand 1 + all_sequences 2 = 3 tai; the payer is the dealer: +1 dealer tai. 1 + 1 × (3 + 1) = 5 each.
+    for (const w of r.winners) expect(w.tai).toBe(3);
+    expect(r.deltas).toEqual([-10, 5, 5, 0]);
+  });
+
+  it('pung beats chow, and the claimer discards without drawing', () => {
+    const plan: WallPlan = { hands: ['147m147p1234567z69s9m3p', '258m258s24p8p1234567z', '33p369m69p369s123456z', JUNK[3]], draws: '9m' };
+    const { r, steps } = play(plan, [discardFirst('3p'), (v, l) => pick(l, A.CHOW, T('2p')), (v, l) => pick(l, A.PUNG, T('3p')) ?? (v.phase === 'turn' ? pick(l, A.DISCARD, T('1z')) : undefined)]);
+    void r;
+    const claim = steps.find((s) => s.type === 'claim');
+    expect(claim).toMatchObject({ seat: 2, action: action(A.PUNG, T('3p')), from: 0 });
+    const i = steps.indexOf(claim!);
+    // Next: seat 2 decides a discard (no draw in between), with no win or kong on offer.
+    const next = steps.slice(i + 1).find((s) => s.type === 'action' || s.type === 'draw')!;
+    expect(next).toMatchObject({ type: 'action', seat: 2, phase: 'turn' });
+    if (next.type === 'action') expect(next.legal.every((a) => actionKind(a) === A.DISCARD || actionKind(a) === A.READY)).toBe(true);
+    // Then seat 3 (after the claimer) draws.
+    const after = steps.slice(steps.indexOf(next) + 1).find((s) => s.type === 'draw');
+    expect(after).toMatchObject({ seat: 3, tile: T('9m'), from: 'front' });
+  });
+
+  it('a chow is offered only to the seat after the discarder', () => {
+    // Seat 2 holds 24p (a chow shape for 3p) but is not next after seat 0: no decision for it.
+    const { steps } = play({ hands: ['147m147p1234567z69s9m3p', JUNK[1], '24p369m69p369s123456z', JUNK[3]] }, [discardFirst('3p')]);
+    const firstWindow = steps.slice(0, steps.findIndex((s) => s.type === 'draw'));
+    expect(actions(firstWindow, 2, 'claim')).toEqual([]);
+    // Seat 1 with 24p is offered the chow.
+    const { steps: s2 } = play({ hands: ['147m147p1234567z69s9m3p', '258m24p8p258s1234567z', JUNK[2], JUNK[3]] }, [discardFirst('3p')]);
+    const offer = actions(s2, 1, 'claim')[0]!;
+    expect(offer.legal).toEqual([PASS, action(A.CHOW, T('2p'))]);
+  });
+});
+
+describe('kongs', () => {
+  it('a claimed kong draws a replacement from the back and the claimer goes on', () => {
+    const { steps } = play(
+      { hands: ['147m147p1234567z9p9s8s6s', JUNK[1], '369m369p1s123456z666s', JUNK[3]], back: '8m' },
+      [discardFirst('6s'), undefined, (v, l) => pick(l, A.KONG, T('6s'))],
+    );
+    const claim = steps.find((s) => s.type === 'claim')!;
+    expect(claim).toMatchObject({ seat: 2, action: action(A.KONG, T('6s')) });
+    const draw = steps[steps.indexOf(claim) + 1];
+    expect(draw).toMatchObject({ type: 'draw', seat: 2, tile: T('8m'), from: 'back' });
+  });
+
+  it('a concealed kong replacement that completes the hand is a self-draw with kong_replacement', () => {
+    const { r } = play(
+      { hands: ['1111m234p456s789s99s56m', JUNK[1], JUNK[2], '1234567z23456789m9p'], back: '7m' },
+      [(v, l) => pick(l, A.CONCEALED_KONG, T('1m')) ?? winner(v, l)],
+    );
+    expect(r.outcome).toBe('self_draw');
+    expect(r.winners[0]!.facts.afterKong).toBe(true);
+    expect(r.winners[0]!.facts.concealedKongs).toEqual([T('1m')]);
+    expect(r.winners[0]!.patterns.kong_replacement).toBe(1);
+  });
+
+  it('an added kong can be robbed; the kong owner pays as a discarder', () => {
+    // Seat 1 pungs 6s from the dealer, then draws the fourth 6s and adds it; seat 2 waits on 3s/6s.
+    const plan: WallPlan = { hands: ['147m147p1234567z9p9s8s6s', '258m258p258s12345z66s', '123456789p234m45s99s', '369m258s123456z11p22p'], draws: '1s2s3s6s' };
+    const { r } = play(plan, [
+      discardFirst('6s'),
+      (v, l) => pick(l, A.PUNG, T('6s')) ?? pick(l, A.ADDED_KONG, T('6s')) ?? (v.phase === 'turn' && v.drawn < 0 ? pick(l, A.DISCARD, T('1z')) : undefined),
+      (v, l) => (v.phase === 'rob' ? winner(v, l) : undefined),
+    ]);
+    expect(r.outcome).toBe('win');
+    expect(r.winners.map((w) => w.seat)).toEqual([2]);
+    expect(r.discarder).toBe(1);
+    expect(r.winners[0]!.facts.robKong).toBe(true);
+    expect(r.winners[0]!.patterns.rob_kong).toBe(1);
+    expect(r.deltas[1]).toBeLessThan(0);
+    expect(r.deltas[0]).toBe(0);
+    expect(r.deltas[3]).toBe(0);
+  });
+
+  it('a concealed kong cannot be robbed', () => {
+    // Dealer declares a concealed kong of 6s; seat 2 waits on 6s but is never asked.
+    const { steps } = play(
+      { hands: ['147m147p123456z9p6666s', JUNK[1], '123456789p234m45s77s', '258m369p123s4567z88s1z'], back: '7z' },
+      [(v, l) => pick(l, A.CONCEALED_KONG, T('6s'))],
+    );
+    expect(steps.some((s) => s.type === 'action' && s.phase === 'rob')).toBe(false);
+    expect(actions(steps, 2).length).toBeGreaterThan(0); // the hand went on to seat 2's turns
+  });
+});
+
+describe('the end of the wall', () => {
+  it('p0 draws the hand with 16 tiles left; casual plays the wall out', () => {
+    const hands: WallPlan['hands'] = [JUNK[0] + '9m', JUNK[1], JUNK[2], JUNK[3]];
+    for (const [name, reserve] of [['p0', 16], ['casual', 0]] as const) {
+      const { r, steps } = play({ hands }, [], getProfile(name));
+      expect(r.outcome).toBe('draw');
+      expect(r.wallLeft).toBe(0);
+      const draws = steps.filter((s) => s.type === 'draw').length;
+      expect(draws).toBe(144 - 65 - reserve);
+      expect(r.deltas).toEqual([0, 0, 0, 0]);
+    }
+  });
+
+  it('no kong on the last drawable tile; a self-draw on it is last_tile_self_draw', () => {
+    // p0: 144 − 65 − 16 = 63 draws; draw i (0-based) goes to seat (1 + i) mod 4, so the last to seat 3.
+    // All eight flowers are dealt (replaced at once), so play draws 144 − 65 − 8 − 16 = 55 tiles,
+    // draw i going to seat (1 + i) mod 4: the last to seat 3, which holds 111s and a single wait on 9s.
+    const hands: WallPlan['hands'] = ['147m147p1234567z1f2f9s1m', '258m258p258s12345z3f4f', '369m369p369s123z5f6f7f8f', '111s789m234p678p456s9s'];
+    const back = '6z6z6z7z7z7z4z5z'; // the eight flower replacements of the deal
+    const { steps } = play({ hands, last: '1s', back }, []);
+    const lastDraw = [...steps].reverse().find((s) => s.type === 'draw')!;
+    expect(lastDraw).toMatchObject({ seat: 3, tile: T('1s') });
+    const decision = steps[steps.indexOf(lastDraw) + 1]!;
+    expect(decision.type).toBe('action');
+    if (decision.type === 'action') expect(decision.legal.some((a) => actionKind(a) === A.CONCEALED_KONG)).toBe(false);
+
+    const { r } = play({ hands, last: '9s', back }, [undefined, undefined, undefined, (v, l) => (v.wallLeft === 0 ? winner(v, l) : undefined)]);
+    expect(r.outcome).toBe('self_draw');
+    expect(r.winners[0]!.facts.lastTile).toBe(true);
+    expect(r.winners[0]!.patterns.last_tile_self_draw).toBe(1);
+  });
+
+  it('a win on the discard after the last draw is last_discard, and nothing else may be claimed on it', () => {
+    // The last drawable tile goes to seat 3 (see above), who discards it: 9p, the dealer's single wait.
+    const hands: WallPlan['hands'] = ['123m456m789m234s567s9p1z', '258m258p258s1234z5f6f7f', '369m369p369s12z1f2f3f4f8f', JUNK[3]];
+    const { r } = play({ hands, last: '9p', back: '5z5z5z6z6z6z7z7z' }, [(v, l) => (v.phase === 'turn' && v.turns === 0 ? pick(l, A.DISCARD, T('1z')) : v.wallLeft === 0 ? winner(v, l) : undefined)]);
+    expect(r.outcome).toBe('win');
+    expect(r.winners[0]!.facts.lastTile).toBe(true);
+    expect(r.winners[0]!.patterns.last_discard).toBe(1);
+  });
+});
+
+describe('heavenly hand, ready declaration, minimum tai', () => {
+  it("the dealer's first 17 tiles winning is the heavenly hand", () => {
+    const { r } = play({ hands: ['123456789m234p456s99s', JUNK[1], JUNK[2], JUNK[3]] }, [winner]);
+    expect(r.outcome).toBe('self_draw');
+    expect(r.winners[0]!.facts.heavenly).toBe(true);
+    expect(r.winners[0]!.patterns.heavenly_hand).toBe(24);
+  });
+
+  it('ready (p0): only with a discard that leaves the hand ready; then every non-winning draw is discarded; +1 tai', () => {
+    const hands: WallPlan['hands'] = [READY_HAND + '1z', '258m258p258s23457z6s8p', JUNK[2], JUNK[3]];
+    const { r, steps } = play({ hands, draws: '5m' }, [
+      (v, l) => pick(l, A.READY, T('1z')) ?? winner(v, l),
+      (v, l) => (v.phase === 'turn' && v.turns === 1 ? pick(l, A.DISCARD, T('6s')) : undefined),
+    ]);
+    const first = actions(steps, 0)[0]!;
+    expect(first.legal).toContain(action(A.READY, T('1z')));
+    expect(first.legal).not.toContain(action(A.READY, T('1m'))); // 23456789m234p45s99s1z is not ready
+    expect(r.outcome).toBe('win');
+    expect(r.winners[0]).toMatchObject({ seat: 0, ready: true, tai: 3 });
+    // dealer wins 3 tai + 1 ready + 1 dealer from seat 1: 1 + 1 × 5 = 6.
+    expect(r.deltas).toEqual([6, -6, 0, 0]);
+  });
+
+  it('ready: the declared seat must discard what it draws and may claim nothing but a win', () => {
+    const plan: WallPlan = { hands: ['123456789m234p45s99s7p', '258m258p258s9s123456z', JUNK[2], JUNK[3]], draws: '8m1p2p5m' };
+    const { steps } = play(plan, [(v, l) => pick(l, A.READY, T('7p')), (v, l) => (v.phase === 'turn' ? pick(l, A.DISCARD, T('9s')) : undefined)]);
+    // Seat 1 discards 9s: the ready dealer holds 99s but is not offered a pung.
+    for (const a of actions(steps, 0, 'claim')) expect(a.legal.every((x) => x === PASS || actionKind(x) === A.WIN)).toBe(true);
+    expect(actions(steps, 0, 'turn').slice(1).every((a) => a.legal.filter((x) => actionKind(x) !== A.WIN).length === 1)).toBe(true);
+    const second = actions(steps, 0, 'turn')[1]!;
+    expect(second.legal).toEqual([action(A.DISCARD, T('5m'))]);
+  });
+
+  it('a wait on a kind held four times does not make a hand ready', () => {
+    // 1111m 456p 789p 123s 567s + 7z: discarding 7z leaves a hand whose only completing kind is a fifth 1m;
+    // discarding 1m leaves a single wait on 7z.
+    const { steps } = play({ hands: ['1111m456p789p123s567s7z', JUNK[1], JUNK[2], '1234567z23456789m9p'] }, [
+      (v, l) => pick(l, A.DISCARD, T('7z')),
+    ]);
+    const first = actions(steps, 0)[0]!;
+    expect(first.legal).toContain(action(A.DISCARD, T('7z')));
+    expect(first.legal).not.toContain(action(A.READY, T('7z')));
+    expect(first.legal).toContain(action(A.READY, T('1m')));
+  });
+
+  it('table: a hand below the minimum tai cannot be declared', () => {
+    // Seat 1: 123m 456m 789p 222s 345s 9p waits 6p/9p: 0 tai in table (concealed_hand 1 in p0).
+    const plan: WallPlan = { hands: ['147m147s1234567z2z9s5s9p', '123m456m789p222s345s9p', JUNK[2], JUNK[3]] };
+    const policies = [discardFirst('9p'), winner];
+    const t = play(plan, policies, getProfile('table'));
+    // Seat 1 is offered the chow 789p but no win.
+    expect(actions(t.steps, 1, 'claim')[0]!.legal.some((a) => actionKind(a) === A.WIN)).toBe(false);
+    const p = play(plan, policies, p0);
+    expect(p.r.winners.map((w) => w.seat)).toEqual([1]);
+    expect(p.r).toMatchObject({ winningTile: T('9p'), discarder: 0 });
+    expect(p.r.winners[0]!.patterns).toEqual({ concealed_hand: 1 }); // waits 6p and 9p
+  });
+});
+
+describe('flowers and false wins in full', () => {
+  const full = getProfile('full');
+  it('eight flowers end the hand at once and all three pay', () => {
+    const { r } = play({ hands: [JUNK[0] + '9m', JUNK[1], '369m369p36s12345678f', JUNK[3]] }, [], full);
+    expect(r.outcome).toBe('instant');
+    expect(r.winners[0]).toMatchObject({ seat: 2, tai: 8, patterns: { eight_flowers: 8 } });
+    // Seats 1 and 3 pay 1 + 8; the dealer pays 1 + 8 + 1 dealer tai.
+    expect(r.deltas).toEqual([-10, -9, 28, -9]);
+  });
+
+  it('seven flowers while another holds the eighth: seven_rob_one, the eighth holder pays alone', () => {
+    const { r } = play({ hands: [JUNK[0] + '9m', JUNK[1], '369m369p369s1234567f', '1234567z12345678m8f'] }, [], full);
+    expect(r.outcome).toBe('instant');
+    expect(r.winners[0]).toMatchObject({ seat: 2, patterns: { seven_rob_one: 8 } });
+    expect(r.discarder).toBe(3);
+    expect(r.deltas).toEqual([0, 0, 9, -9]);
+  });
+
+  it('a win declared when it is not one: a false win in full, a bot error elsewhere', () => {
+    const hands: WallPlan['hands'] = [JUNK[0] + '9m', JUNK[1], JUNK[2], JUNK[3]];
+    const liar: Policy = () => action(A.WIN, T('9m'));
+    const { r } = play({ hands }, [liar], full);
+    expect(r.outcome).toBe('false_win');
+    expect(r.deltas).toEqual([-27, 9, 9, 9]);
+    expect(() => play({ hands }, [liar], p0)).toThrow(BotError);
+    try {
+      play({ hands }, [liar], p0);
+    } catch (e) {
+      const m = (e as Error).message;
+      expect(m).toContain('bot "a" (seat 0) in hand 1');
+      expect(m).toContain('win 9m');
+      expect(m).toContain('legal: [discard');
+      expect(m).toContain('tw16 replay --seed scenario --hand 1 --rules p0 --bots a,b,c,d');
+    }
+  });
+
+  it('a bot that throws is a BotError naming it', () => {
+    const hands: WallPlan['hands'] = [JUNK[0] + '9m', JUNK[1], JUNK[2], JUNK[3]];
+    expect(() => play({ hands }, [() => { throw new Error('boom'); }])).toThrow(/bot "a" \(seat 0\) in hand 1 threw: boom/);
+  });
+});
+
+describe('views', () => {
+  it("hide other seats' concealed kongs and hands, and legal actions are sorted and never empty", () => {
+    const seen: number[] = [];
+    const { steps } = play(
+      { hands: ['147m17p147s1234z9p4444p', JUNK[1], JUNK[2], JUNK[3]], back: '7z' },
+      [
+        (v, l) => pick(l, A.CONCEALED_KONG, T('4p')),
+        (v) => {
+          if (v.meldCount(0) > 0) seen.push(v.meldTile(0, 0));
+          expect(Object.keys(v)).not.toContain('table');
+          return undefined;
+        },
+      ],
+    );
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((t) => t === -1)).toBe(true);
+    for (const s of steps) if (s.type === 'action') expect(s.legal.length).toBeGreaterThan(0);
+    void parseTiles;
+    void ([] as Action[]);
+  });
+});
