@@ -5,6 +5,7 @@ import { rescoreCommand } from './rescore.js';
 import { runCommand } from './run.js';
 import { scoreCommand } from './score.js';
 import { replayCommand } from './replay.js';
+import { reportCommand } from './report.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
@@ -13,4 +14,5 @@ export const commands: CommandModule<any, any>[] = [
   diffCommand,
   scoreCommand,
   replayCommand,
+  reportCommand,
 ];

@@ -97,6 +97,12 @@ export const runCommand: CommandModule<object, RunArgs> = {
       if (r.status === 'complete') {
         if (!a.quiet && r.summary) process.stdout.write(`${experiment.name}: ${experiment.hypothesis}\n\n${formatSummary(r.summary)}\n`);
         process.stdout.write(`${rate}\nwrote ${join(outDir, 'hands.arrow')}, ${join(outDir, 'wins.arrow')}, ${join(outDir, 'summary.json')}\n`);
+        try {
+          const report = await (await import('../harness/report.js')).writeReport(outDir);
+          process.stdout.write(`report: ${report.html} (tables: ${report.md})\n`);
+        } catch (err) {
+          process.stderr.write(`tw16: the run is complete but its report was not written: ${err instanceof Error ? err.message : String(err)}; try tw16 report ${outDir}\n`);
+        }
         return;
       }
       const resume = `tw16 run ${a.experiment} --out ${outDir} --resume${a.hands !== undefined ? ` --hands ${a.hands}` : ''}${a.matches !== undefined ? ` --matches ${a.matches}` : ''}${a.seed !== undefined ? ` --seed ${a.seed}` : ''}`;
