@@ -11,7 +11,7 @@ import { playHand } from './hand.js';
 import type { BotFactory, HandResult, Step } from './types.js';
 
 /** Hands a match may hold at most (dealer repeats included); hand keys are `match × this + hand`. */
-export const MATCH_HAND_LIMIT = 4096;
+export const MATCH_HAND_LIMIT = 65536;
 
 /** The hand key of hand number `hand` (0-based) of match `match`. */
 export function matchHandKey(match: number, hand: number): number {

@@ -1,0 +1,117 @@
+/** shared/RULES.md "The match", random simulations with the invariant checker, and determinism. */
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { getProfile, PROFILE_NAMES } from '../../src/rules/index.js';
+import { buildWall } from '../../src/core/wall.js';
+import { botSeed, handSeed } from '../../src/core/rng.js';
+import { matchHandKey, nextDeal, playHand, playMatch, type HandResult } from '../../src/engine/index.js';
+import { greedy, random } from '../../bots/index.js';
+
+const R4 = [random, random, random, random];
+
+function fakeResult(outcome: HandResult['outcome'], winners: number[]): HandResult {
+  return { handKey: 0, dealer: 0, round: 0, streak: 0, outcome, winners: winners.map((seat) => ({ seat }) as HandResult['winners'][number]), discarder: -1, winningTile: -1, turns: 0, wallLeft: 0, deltas: [0, 0, 0, 0] };
+}
+
+describe('the deal passes', () => {
+  const p0 = getProfile('p0');
+  const flowers = getProfile('flowers');
+  const s = { dealer: 2, streak: 1, passes: 5 };
+  it('the dealer keeps the deal on a win, also as one of several winners, and the streak grows', () => {
+    expect(nextDeal(s, fakeResult('self_draw', [2]), p0)).toEqual({ dealer: 2, streak: 2, passes: 5 });
+    expect(nextDeal(s, fakeResult('win', [1, 2]), p0)).toEqual({ dealer: 2, streak: 2, passes: 5 });
+  });
+  it('passes to the next seat when another seat wins, resetting the streak', () => {
+    expect(nextDeal(s, fakeResult('win', [0]), p0)).toEqual({ dealer: 3, streak: 0, passes: 6 });
+    expect(nextDeal({ dealer: 3, streak: 0, passes: 6 }, fakeResult('win', [1]), p0)).toMatchObject({ dealer: 0 });
+  });
+  it('a drawn hand keeps the deal in p0, casual, table, full and passes it in flowers', () => {
+    for (const name of ['p0', 'casual', 'table', 'full']) expect(nextDeal(s, fakeResult('draw', []), getProfile(name))).toMatchObject({ dealer: 2, streak: 2 });
+    expect(nextDeal(s, fakeResult('draw', []), flowers)).toEqual({ dealer: 3, streak: 0, passes: 6 });
+  });
+});
+
+describe('playMatch', () => {
+  it('plays 4 wind rounds (8 in casual/table) with winds advancing after the deal goes round, and sums the scores', () => {
+    for (const name of ['p0', 'casual'] as const) {
+      const rules = getProfile(name);
+      const bots = [greedy, random, greedy, random];
+      const m = playMatch({ rules, seed: 'match', match: 3, bots, check: true });
+      let state = { dealer: 0, streak: 0, passes: 0 };
+      const scores = [0, 0, 0, 0];
+      m.hands.forEach((h, i) => {
+        expect(h.handKey).toBe(matchHandKey(3, i));
+        expect(h.dealer).toBe(state.dealer);
+        expect(h.streak).toBe(state.streak);
+        expect(h.round).toBe(Math.floor(state.passes / 4) % 4);
+        h.deltas.forEach((d, s) => (scores[s]! += d));
+        state = nextDeal(state, h, rules);
+      });
+      expect(state.passes).toBe(4 * rules.windRounds);
+      expect(rules.windRounds).toBe(name === 'casual' ? 8 : 4);
+      expect(m.scores).toEqual(scores);
+      // Any hand replays alone from its key and position.
+      const h = m.hands[Math.floor(m.hands.length / 2)]!;
+      expect(playHand({ rules, seed: 'match', handKey: h.handKey, dealer: h.dealer, round: h.round, streak: h.streak, bots, scores: [0, 0, 0, 0] })).toEqual(h);
+    }
+  });
+});
+
+describe('seeds', () => {
+  it('the wall is a pure function of (seed, hand key); bot streams differ by seat and never move the wall', () => {
+    expect(Array.from(buildWall('s', 7))).toEqual(Array.from(buildWall('s', 7)));
+    expect(Array.from(buildWall('s', 7))).not.toEqual(Array.from(buildWall('s', 8)));
+    expect(Array.from(buildWall('s', 7)).sort((a, b) => a - b)).toEqual(Array.from(buildWall('t', 7)).sort((a, b) => a - b));
+    expect(new Set([0, 1, 2, 3].map((s) => botSeed('s', 7, s))).size).toBe(4);
+    expect(handSeed('s', 7)).not.toBe(handSeed('s', 8));
+  });
+});
+
+describe('random simulation with the invariant checker', () => {
+  for (const name of PROFILE_NAMES) {
+    it(`${name}: 2,000 hands with random bots, 500 with greedy bots`, () => {
+      const rules = getProfile(name);
+      const outcomes = new Map<string, number>();
+      for (let k = 0; k < 2000; k++) {
+        const r = playHand({ rules, seed: 'sim', handKey: k, dealer: k & 3, round: ((k >> 2) & 3) as 0, streak: k % 3, bots: R4, check: true });
+        outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
+      }
+      expect(outcomes.get('draw')).toBeGreaterThan(0);
+      let wins = 0;
+      const G4 = [greedy, greedy, greedy, greedy];
+      for (let k = 0; k < 500; k++) {
+        const r = playHand({ rules, seed: 'sim-greedy', handKey: k, dealer: k & 3, round: 0, streak: 0, bots: G4, check: true });
+        if (r.winners.length) wins++;
+        for (const w of r.winners) if (r.outcome === 'win' || r.outcome === 'self_draw') expect(w.tai).toBeGreaterThanOrEqual(rules.minTai);
+      }
+      expect(wins).toBeGreaterThan(250); // greedy bots finish most hands
+    });
+  }
+});
+
+describe('determinism', () => {
+  const job = (seed: string) => {
+    const rules = getProfile('p0');
+    const out: HandResult[] = [];
+    for (let k = 0; k < 40; k++) out.push(playHand({ rules, seed, handKey: k, dealer: k & 3, round: 0, streak: 0, bots: [greedy, random, greedy, random] }));
+    return out;
+  };
+  it('same seed and bots give identical hand records, in process and in a child process', () => {
+    const a = job('det');
+    expect(job('det')).toEqual(a);
+    expect(job('other')).not.toEqual(a);
+    const dist = new URL('../../dist/src/index.js', import.meta.url);
+    if (!existsSync(dist)) return; // `npm test` builds dist first
+    const script = `
+      const { playHand } = await import(${JSON.stringify(dist.href)});
+      const { getProfile } = await import(${JSON.stringify(new URL('../../dist/src/rules/index.js', import.meta.url).href)});
+      const { greedy, random } = await import(${JSON.stringify(new URL('../../dist/bots/index.js', import.meta.url).href)});
+      const rules = getProfile('p0'); const out = [];
+      for (let k = 0; k < 40; k++) out.push(playHand({ rules, seed: 'det', handKey: k, dealer: k & 3, round: 0, streak: 0, bots: [greedy, random, greedy, random] }));
+      process.stdout.write(JSON.stringify(out));`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toEqual(JSON.parse(JSON.stringify(a)));
+  });
+});
