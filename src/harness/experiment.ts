@@ -144,9 +144,12 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
     }
     return fail(source, `bots[${i}]`, 'a bot name or {"name", "path"}', b);
   });
-  const names = bots.map((b) => b.name);
-  const dup = names.find((n, i) => names.indexOf(n) !== i);
-  if (dup !== undefined) fail(source, 'bots', `distinct names (statistics are per bot; "${dup}" appears twice)`);
+  // The same bot may sit more than once (e.g. four random bots); statistics are per name, so one
+  // name must not stand for two different bots.
+  bots.forEach((b, i) => {
+    const first = bots.find((x) => x.name === b.name)!;
+    if (first.path !== b.path) fail(source, `bots[${i}]`, `a name of its own ("${b.name}" already names another bot)`);
+  });
 
   const seating = o.seating ?? 'duplicate';
   if (seating !== 'fixed' && seating !== 'rotate' && seating !== 'duplicate') fail(source, 'seating', '"fixed", "rotate" or "duplicate"', seating);
