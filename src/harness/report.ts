@@ -13,7 +13,8 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import { PATTERN_NAMES, type PatternId } from '../rules/types.js';
+import { PATTERN_NAMES } from '../rules/types.js';
+import type { DiffSummary } from './diff.js';
 import { ci, pct, pValue, table } from './format.js';
 import { readBatches } from './read.js';
 import type { Estimate } from './stats.js';
@@ -37,19 +38,10 @@ export class ReportInputError extends Error {
 export type TaiCounts = ReadonlyMap<number, ReadonlyMap<number, number>>;
 
 /**
- * What the diff report needs of `tw16 diff`'s result (structurally the `DiffSummary` of
- * diff.ts, of which it charts the pattern and bot comparisons only).
+ * What the diff report needs of `tw16 diff`'s result: the pattern and bot comparisons
+ * (the changed hands are listed by `tw16 diff` itself, not charted).
  */
-export interface DiffReportInput {
-  /** The two result directories. */
-  readonly a: string;
-  readonly b: string;
-  readonly identical: boolean;
-  /** Pattern frequencies per 1,000 wins in A and B. */
-  readonly patterns: readonly { readonly profile: string; readonly pattern: PatternId; readonly a: Estimate; readonly b: Estimate }[];
-  /** One bot metric (a BotSummary field name, e.g. pointsPerHand, winRate) in A and B, and B − A. */
-  readonly bots: readonly { readonly profile: string; readonly bot: string; readonly metric: string; readonly a: Estimate; readonly b: Estimate; readonly change: Estimate }[];
-}
+export type DiffReportInput = Pick<DiffSummary, 'a' | 'b' | 'identical' | 'patterns' | 'bots'>;
 
 // ---------------------------------------------------------------------------------------
 // Inputs
@@ -185,7 +177,8 @@ export function ratesSpec(arm: ArmSummary): TopLevelSpec {
   const xOffset = { field: 'bot', type: 'nominal', sort: null } as const;
   return {
     title: { text: 'Win, deal-in and self-draw rates', subtitle: 'bars: rate; black lines: 95% interval' },
-    width: { step: Math.max(24, 22 * arm.bots.length + 20) },
+    // With an xOffset channel the step is the width of one bot's bar within a group.
+    width: { step: 26 },
     height: 220,
     data: { values },
     layer: [
@@ -273,9 +266,9 @@ function htmlTable(header: readonly string[], rows: readonly (readonly string[])
   return `<table class="${className}">\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
-/** A chart with its table beside it (below on narrow screens). */
-function figure(svg: string, tableHtml: string, caption: string): string {
-  return `<figure>\n<div class="chart">${svg}</div>\n<div class="numbers">\n<figcaption>${esc(caption)}</figcaption>\n${tableHtml}\n</div>\n</figure>`;
+/** A chart with its table beside it (below on narrow screens); `id` names the figure. */
+function figure(id: string, svg: string, tableHtml: string, caption: string): string {
+  return `<figure id="${id}">\n<div class="chart">${svg}</div>\n<div class="numbers">\n<figcaption>${esc(caption)}</figcaption>\n${tableHtml}\n</div>\n</figure>`;
 }
 
 const STYLE = `
@@ -384,8 +377,8 @@ export async function buildReport(s: Summary, taiCounts?: TaiCounts): Promise<{ 
     html.push(`<h2 id="${id}">${esc(heading)}</h2>`);
     if (outcomes) html.push(`<p>Outcomes: ${esc(outcomes)}.</p>`);
     if (rows.points.length > 0) {
-      html.push(figure(await renderChart(pointsSpec(arm), `${id}-points`), htmlTable(POINTS_HEADER, rows.points), 'Points won (+) or paid (−) per seat-hand, with the 95% interval'));
-      html.push(figure(await renderChart(ratesSpec(arm), `${id}-rates`), htmlTable(RATES_HEADER, rows.rates), 'Rates per seat-hand (self-draw: share of the bot’s wins)'));
+      html.push(figure(`${id}-points`, await renderChart(pointsSpec(arm), `${id}-points`), htmlTable(POINTS_HEADER, rows.points), 'Points won (+) or paid (−) per seat-hand, with the 95% interval'));
+      html.push(figure(`${id}-rates`, await renderChart(ratesSpec(arm), `${id}-rates`), htmlTable(RATES_HEADER, rows.rates), 'Rates per seat-hand (self-draw: share of the bot’s wins)'));
     }
     if (arm.paired.length > 0) {
       html.push(
@@ -396,8 +389,8 @@ export async function buildReport(s: Summary, taiCounts?: TaiCounts): Promise<{ 
         ),
       );
     }
-    if (bins && bins.length > 0) html.push(figure(await renderChart(taiSpec(bins), `${id}-tai`), htmlTable(TAI_HEADER, tRows), 'Wins by tai total'));
-    if (pRows.length > 0) html.push(figure(await renderChart(patternsSpec(arm), `${id}-patterns`), htmlTable(PATTERN_HEADER, pRows), 'Wins holding each pattern, per 1,000 wins (per 1,000 hands in the last column)'));
+    if (bins && bins.length > 0) html.push(figure(`${id}-tai`, await renderChart(taiSpec(bins), `${id}-tai`), htmlTable(TAI_HEADER, tRows), 'Wins by tai total'));
+    if (pRows.length > 0) html.push(figure(`${id}-patterns`, await renderChart(patternsSpec(arm), `${id}-patterns`), htmlTable(PATTERN_HEADER, pRows), 'Wins holding each pattern, per 1,000 wins (per 1,000 hands in the last column)'));
     else html.push('<p class="note">No patterns scored (no wins).</p>');
   }
   return { md: `${md.join('\n').trimEnd()}\n`, html: page(`tw16 report: ${info.name}`, html.join('\n')) };
@@ -504,8 +497,8 @@ export async function writeDiffReport(diff: DiffReportInput, dir: string): Promi
       .filter((p) => p.profile === profile && ((finite(p.a.mean) && p.a.mean > 0) || (finite(p.b.mean) && p.b.mean > 0)))
       .sort((x, y) => Math.max(y.a.mean || 0, y.b.mean || 0) - Math.max(x.a.mean || 0, x.b.mean || 0));
     const bots = diff.bots.filter((b) => b.profile === profile);
-    const pHeader = ['pattern', 'A per 1,000 wins [95% CI]', 'B per 1,000 wins [95% CI]', 'B − A'];
-    const pRows = pats.map((p) => [p.pattern, ci(p.a, 1), ci(p.b, 1), finite(p.a.mean) && finite(p.b.mean) ? `${p.b.mean - p.a.mean >= 0 ? '+' : ''}${(p.b.mean - p.a.mean).toFixed(1)}` : 'n/a']);
+    const pHeader = ['pattern', 'A per 1,000 wins [95% CI]', 'B per 1,000 wins [95% CI]', 'B − A [95% CI]'];
+    const pRows = pats.map((p) => [p.pattern, ci(p.a, 1), ci(p.b, 1), ci(p.change, 1)]);
     const bHeader = ['bot', 'metric', 'A [95% CI]', 'B [95% CI]', 'B − A [95% CI]'];
     const bRows = bots.map((b) => [b.bot, metricLabel(b.metric), metricValue(b.metric, b.a), metricValue(b.metric, b.b), metricValue(b.metric, b.change)]);
 
@@ -514,11 +507,11 @@ export async function writeDiffReport(diff: DiffReportInput, dir: string): Promi
     md.push('### Patterns per 1,000 wins', '', '```text', pRows.length > 0 ? table(pHeader, pRows) : 'no patterns scored', '```', '');
 
     html.push(`<h2>${esc(`Profile ${profile}`)}</h2>`);
-    if (bRows.length > 0) html.push(figure(await renderChart(diffBotsSpec(bots), `${id}-bots`), htmlTable(bHeader, bRows), 'Bot metrics in A and B; rates in %'));
+    if (bRows.length > 0) html.push(figure(`${id}-bots`, await renderChart(diffBotsSpec(bots), `${id}-bots`), htmlTable(bHeader, bRows), 'Bot metrics in A and B; rates in %'));
     if (pRows.length > 0) {
       const charted = pats.slice(0, DIFF_PATTERNS_CHARTED);
       const note = pats.length > charted.length ? ` (chart: the ${charted.length} most frequent)` : '';
-      html.push(figure(await renderChart(diffPatternsSpec(charted), `${id}-patterns`), htmlTable(pHeader, pRows), `Wins holding each pattern, per 1,000 wins${note}`));
+      html.push(figure(`${id}-patterns`, await renderChart(diffPatternsSpec(charted), `${id}-patterns`), htmlTable(pHeader, pRows), `Wins holding each pattern, per 1,000 wins${note}`));
     }
   }
   const files = { md: join(dir, 'diff-report.md'), html: join(dir, 'diff-report.html') };
