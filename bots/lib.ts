@@ -5,7 +5,7 @@
  * seat has not yet seen.
  */
 import { ActionKind, actionKind, actionTile, type Action, type View } from '../src/index.js';
-import { bindTables, shantenFromKeys } from '../src/hand/analysis.js';
+import { bindTables, shantenFromKeys, waitMasksFromKeys } from '../src/hand/analysis.js';
 
 const POW5 = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625] as const;
 
@@ -90,24 +90,47 @@ export class HandEval {
    * kind whose draw lowers the shanten below `s` (the shanten after the discard).
    */
   ukeire(t: number, s: number): number {
+    const k = this.keys;
+    const c = this.counts;
+    const ti = keyOf(t);
+    const tu = unitOf(t);
+    const k0 = k[0]! - (ti === 0 ? tu : 0);
+    const k1 = k[1]! - (ti === 1 ? tu : 0);
+    const k2 = k[2]! - (ti === 2 ? tu : 0);
+    const k3 = k[3]! - (ti === 3 ? tu : 0);
     let total = 0;
+    if (s === 0) {
+      // Ready after the discard: the improving tiles are the waits (one table walk).
+      waitMasksFromKeys(k0, k1, k2, k3, this.masks);
+      for (let i = 0; i < 4; i++) {
+        for (let bits = this.masks[i]!; bits !== 0; bits &= bits - 1) total += this.unseen[i * 9 + 31 - Math.clz32(bits & -bits)]!;
+      }
+      return total;
+    }
+    c[t]!--;
+    const tiles = this.tiles;
+    const m = this.melds;
     for (let u = 0; u < 34; u++) {
       const left = this.unseen[u]!;
-      if (left === 0 || !this.near(u, t)) continue;
-      if (this.shantenAfter(t, 1, u, this.melds) < s) total += left;
+      if (left === 0 || !near(c, u)) continue;
+      const ui = keyOf(u);
+      const uu = unitOf(u);
+      const sh = shantenFromKeys(ui === 0 ? k0 + uu : k0, ui === 1 ? k1 + uu : k1, ui === 2 ? k2 + uu : k2, ui === 3 ? k3 + uu : k3, tiles, m);
+      if (sh < s) total += left;
     }
+    c[t]!++;
     return total;
   }
 
-  /** Can drawing u possibly help (a copy or a suit neighbour within two held, t discarded)? */
-  private near(u: number, t: number): boolean {
-    const c = this.counts;
-    const at = (x: number) => c[x]! - (x === t ? 1 : 0);
-    if (at(u) > 0) return true;
-    if (u >= 27) return false;
-    const r = u % 9;
-    return (r >= 1 && at(u - 1) > 0) || (r >= 2 && at(u - 2) > 0) || (r <= 7 && at(u + 1) > 0) || (r <= 6 && at(u + 2) > 0);
-  }
+  private readonly masks = new Uint16Array(4);
+}
+
+/** Can drawing u possibly help hand `c` (a copy held, or a suit neighbour within two)? */
+function near(c: Uint8Array, u: number): boolean {
+  if (c[u]! > 0) return true;
+  if (u >= 27) return false;
+  const r = u % 9;
+  return (r >= 1 && c[u - 1]! > 0) || (r >= 2 && c[u - 2]! > 0) || (r <= 7 && c[u + 1]! > 0) || (r <= 6 && c[u + 2]! > 0);
 }
 
 /** The first legal action of a kind (with a tile, if given), or −1. */
@@ -141,6 +164,11 @@ export function bestDiscard(e: HandEval, legal: readonly Action[], slack = 0, ex
   let best = -1;
   let bestShanten = 99;
   let bestKey = -Infinity;
+  let candidates = 0;
+  for (let i = 0; i < legal.length; i++) {
+    const a = legal[i]!;
+    if (actionKind(a) === ActionKind.DISCARD && sh[actionTile(a)]! <= min + slack) candidates++;
+  }
   for (let i = 0; i < legal.length; i++) {
     const a = legal[i]!;
     if (actionKind(a) !== ActionKind.DISCARD) continue;
@@ -148,7 +176,7 @@ export function bestDiscard(e: HandEval, legal: readonly Action[], slack = 0, ex
     const s = sh[t]!;
     if (s > min + slack) continue;
     // `extra` (default: lower shanten) dominates; improving tiles break its ties.
-    const key = (extra ? extra(t, s) : -s) * 1e4 + e.ukeire(t, s);
+    const key = (extra ? extra(t, s) : -s) * 1e4 + (candidates > 1 ? e.ukeire(t, s) : 0);
     if (key > bestKey) {
       bestKey = key;
       best = t;

@@ -28,7 +28,15 @@ export function shuffleInPlace(tiles: Uint8Array, rng: Rng): Uint8Array {
 
 /** The wall of hand `handKey` in experiment `experimentSeed`: 144 tiles, draw order. */
 export function buildWall(experimentSeed: string, handKey: number): Uint8Array {
-  return shuffleInPlace(orderedTiles(), makeRng(handSeed(experimentSeed, handKey)));
+  return fillWall(new Uint8Array(TOTAL_TILES), experimentSeed, handKey);
+}
+
+/** Write the wall of hand `handKey` into `out` (144 entries; no allocation besides the stream). */
+export function fillWall(out: Uint8Array, experimentSeed: string, handKey: number): Uint8Array {
+  let i = 0;
+  for (let t = 0; t < KINDS; t++) for (let k = 0; k < 4; k++) out[i++] = t;
+  for (let f = 0; f < FLOWERS; f++) out[i++] = FLOWER_BASE + f;
+  return shuffleInPlace(out, makeRng(handSeed(experimentSeed, handKey)));
 }
 
 /**

@@ -29,6 +29,13 @@ export function completeFromKeys(k: Int32Array, o: number, melds: number): boole
   return winFromKeys(k[o]!, k[o + 1]!, k[o + 2]!, k[o + 3]!, melds);
 }
 
+/** Is the 16 − 3·melds tile hand with keys `k` at `o` complete with one more tile t? (The hand must hold at most three of t.) */
+export function completeWithFromKeys(k: Int32Array, o: number, t: Tile, melds: number): boolean {
+  const i = keyIndex(t);
+  const u = keyUnit(t);
+  return winFromKeys(k[o]! + (i === 0 ? u : 0), k[o + 1]! + (i === 1 ? u : 0), k[o + 2]! + (i === 2 ? u : 0), k[o + 3]! + (i === 3 ? u : 0), melds);
+}
+
 /**
  * Wait masks (bit r of `out[at + s]`: tile s·9 + r completes the hand) of the 16 − 3·melds
  * tile hand with keys `k` at `o`, less one tile `minus` (−1: none). Returns how many.
@@ -55,12 +62,6 @@ export function waitsFromKeys(k: Int32Array, o: number, minus: number, out: Uint
 }
 
 const scratchMasks = new Uint16Array(4);
-
-/** Is tile t set in the wait masks at `at`? */
-export function hasWait(masks: Uint16Array, at: number, t: Tile): boolean {
-  const i = keyIndex(t);
-  return ((masks[at + i]! >> (t < 27 ? t % 9 : t - 27)) & 1) === 1;
-}
 
 /** Shanten (−1 complete, 0 ready) of the concealed part with keys `k` at `o`: `tiles` tiles, `melds` sets laid down. */
 export function shantenOfKeys(k: Int32Array, o: number, tiles: number, melds: number): number {

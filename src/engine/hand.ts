@@ -87,7 +87,7 @@ function run(slot: Slot, input: HandInput): HandResult {
   const bots: Bot[] = [];
   for (let s = 0; s < 4; s++) {
     try {
-      bots.push(input.bots[s]!(s, makeRng(botSeed(input.seed, input.handKey, s)), input.rules));
+      bots.push(input.bots[s]!(s, lazyRng(input.seed, input.handKey, s), input.rules));
     } catch (err) {
       throw botError(input, s, 'failed to start', undefined, [], err);
     }
@@ -112,6 +112,12 @@ function run(slot: Slot, input: HandInput): HandResult {
     }
   }
   return table.result!;
+}
+
+/** The seat's stream, created on its first use (bots that never draw a number cost nothing). */
+function lazyRng(seed: string, handKey: number, seat: number): () => number {
+  let g: (() => number) | null = null;
+  return () => (g ??= makeRng(botSeed(seed, handKey, seat)))();
 }
 
 /** The `tw16 replay` command that reproduces a hand. */

@@ -13,12 +13,12 @@
  * all have answered) and a rob window on an added kong (win or pass).
  */
 import { FLOWER_BASE, KINDS, TOTAL_TILES, type Tile } from '../core/tiles.js';
-import { buildWall, validateWall } from '../core/wall.js';
+import { fillWall, validateWall } from '../core/wall.js';
 import type { Profile } from '../rules/profiles.js';
 import type { Meld, PatternId, WinFacts, Wind } from '../rules/types.js';
 import { scoreHand, settle } from '../rules/index.js';
 import { ActionKind, actionKind, actionTile, action, PASS, type Action } from './actions.js';
-import { completeFromKeys, hasWait, keyIndex, keyUnit, prepareAnalysis, shantenOfKeys, waitsFromKeys } from './analysis.js';
+import { completeFromKeys, completeWithFromKeys, keyIndex, keyUnit, prepareAnalysis, shantenOfKeys, waitsFromKeys } from './analysis.js';
 import { IllegalActionError, type DecisionPhase, type HandResult, type Outcome, type Step, type Winner } from './types.js';
 
 /** Meld codes in `meldKind`. */
@@ -93,9 +93,6 @@ export class Table {
 
   /** Suit keys of each seat's concealed tiles: `keys[seat * 4 + suit]` (m, p, s, honours). */
   readonly keys = new Int32Array(16);
-  /** Per seat, four wait masks of its 16-state hand (valid when waitsValid). */
-  readonly waitMasks = new Uint16Array(16);
-  readonly waitsValid = new Uint8Array(4);
 
   phase = PHASE_TURN;
   /** The seat whose turn it is (also the discarder during a claim window, the konger during a rob). */
@@ -151,7 +148,8 @@ export class Table {
     this.perTai = setup.perTai ?? setup.rules.perTai;
     this.reserve = setup.rules.wallReserve;
     if (!Number.isInteger(setup.dealer) || setup.dealer < 0 || setup.dealer > 3) throw new RangeError(`dealer must be a seat 0–3, got ${setup.dealer}`);
-    this.wall.set(setup.wall ? validateWall(setup.wall) : buildWall(setup.seed, setup.handKey));
+    if (setup.wall) this.wall.set(validateWall(setup.wall));
+    else fillWall(this.wall, setup.seed, setup.handKey);
     this.front = 0;
     this.end = TOTAL_TILES;
     this.hand.fill(0);
@@ -162,7 +160,6 @@ export class Table {
     this.discarded.fill(0);
     this.publicSeen.fill(0);
     this.ready.fill(0);
-    this.waitsValid.fill(0);
     this.keys.fill(0);
     this.pendingFlowers.fill(0);
     this.phase = PHASE_TURN;
@@ -417,8 +414,7 @@ export class Table {
     }
     const t = this.drawn;
     if (t < 0) return -1;
-    this.ensureWaits(s, t);
-    if (!hasWait(this.waitMasks, s * 4, t)) return -1;
+    if (!completeFromKeys(this.keys, s * 4, this.meldCount[s]!)) return -1;
     if (this.rules.minTai > 0 && this.scoreWin(s, t, true, false).tai < this.rules.minTai) return -1;
     return t;
   }
@@ -539,8 +535,7 @@ export class Table {
       let n = 0;
       L[o + n++] = PASS;
       const h = s * KINDS;
-      this.ensureWaits(s, -1);
-      if (hasWait(this.waitMasks, s * 4, t) && (this.rules.minTai <= 0 || this.scoreWin(s, t, false, false).tai >= this.rules.minTai)) {
+      if (completeWithFromKeys(this.keys, s * 4, t, this.meldCount[s]!) && (this.rules.minTai <= 0 || this.scoreWin(s, t, false, false).tai >= this.rules.minTai)) {
         L[o + n++] = action(ActionKind.WIN, t);
       }
       if (!this.ready[s] && !last) {
@@ -574,8 +569,7 @@ export class Table {
     let w = 0;
     for (let k = 1; k < 4; k++) {
       const o = (s + k) & 3;
-      this.ensureWaits(o, -1);
-      if (!hasWait(this.waitMasks, o * 4, t)) continue;
+      if (!completeWithFromKeys(this.keys, o * 4, t, this.meldCount[o]!)) continue;
       if (this.rules.minTai > 0 && this.scoreWin(o, t, false, true).tai < this.rules.minTai) continue;
       this.windowSeats[w] = o;
       this.windowLegal[w * LEGAL_MAX] = PASS;
@@ -839,20 +833,12 @@ export class Table {
     return this.hand.subarray(s * KINDS, s * KINDS + KINDS);
   }
 
-  /** Make the seat's waits valid for its 16-state hand (`minus`: a drawn tile to leave out). */
-  private ensureWaits(s: number, minus: number): void {
-    if (this.waitsValid[s]) return;
-    waitsFromKeys(this.keys, s * 4, minus, this.waitMasks, s * 4);
-    this.waitsValid[s] = 1;
-  }
-
   private removeFromHand(s: number, t: Tile, n: number): void {
     const i = s * KINDS + t;
     if (this.hand[i]! < n) throw new Error(`internal: seat ${s} lacks ${n} of tile ${t}`);
     this.hand[i]! -= n;
     this.handCount[s]! -= n;
     this.keys[s * 4 + keyIndex(t)]! -= n * keyUnit(t);
-    this.waitsValid[s] = 0;
   }
 
   private addToHand(s: number, t: Tile): void {
@@ -867,7 +853,6 @@ export class Table {
     this.meldTile[i] = t;
     this.meldFrom[i] = from;
     this.meldCount[s]!++;
-    this.waitsValid[s] = 0;
   }
 
   private recordDraw(s: number, t: Tile, from: 'front' | 'back'): void {

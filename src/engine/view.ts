@@ -15,7 +15,8 @@ const NO_SCORES: readonly number[] = Object.freeze([0, 0, 0, 0]);
 export class SeatView implements View {
   readonly #t: Table;
   readonly seat: number;
-  readonly hand = new Uint8Array(KINDS);
+  readonly #hand = new Uint8Array(KINDS);
+  #fresh = false;
   scores: readonly number[] = NO_SCORES;
 
   constructor(table: Table, seat: number) {
@@ -23,13 +24,22 @@ export class SeatView implements View {
     this.seat = seat;
   }
 
-  /** Refresh the own-hand copy (called by the engine before each decision). */
+  /** Mark the own-hand copy stale (called by the engine before each decision). */
   refresh(): this {
-    const src = this.#t.hand;
-    const o = this.seat * KINDS;
-    const h = this.hand;
-    for (let t = 0; t < KINDS; t++) h[t] = src[o + t]!;
+    this.#fresh = false;
     return this;
+  }
+
+  /** Own concealed tiles as 34 counts, copied on first read in a decision. */
+  get hand(): Uint8Array {
+    const h = this.#hand;
+    if (!this.#fresh) {
+      const src = this.#t.hand;
+      const o = this.seat * KINDS;
+      for (let t = 0; t < KINDS; t++) h[t] = src[o + t]!;
+      this.#fresh = true;
+    }
+    return h;
   }
 
   get dealer(): number {
