@@ -53,27 +53,91 @@ export function bindTables(): HandTables {
 // ---------------------------------------------------------------------------------------------
 // Reading a count array
 
-/** Keys of the last `readCounts` call: m, p, s, honours. */
+/** Keys of the last read: m, p, s, honours. */
 let key0 = 0;
 let key1 = 0;
 let key2 = 0;
 let key3 = 0;
+/** OR of (count + 3) over the entries read: below 8 exactly when every count was 0–4. */
+let overflow = 0;
+/** Tiles counted by the last `readCounts`. */
+let tileSum = 0;
+
+/** Key of the nine counts c[o…o+8] (Horner, highest rank first); accumulates `overflow`. */
+function key9(c: Uint8Array, o: number): number {
+  const c0 = c[o]!, c1 = c[o + 1]!, c2 = c[o + 2]!, c3 = c[o + 3]!, c4 = c[o + 4]!;
+  const c5 = c[o + 5]!, c6 = c[o + 6]!, c7 = c[o + 7]!, c8 = c[o + 8]!;
+  overflow |= (c0 + 3) | (c1 + 3) | (c2 + 3) | (c3 + 3) | (c4 + 3) | (c5 + 3) | (c6 + 3) | (c7 + 3) | (c8 + 3);
+  return c0 + 5 * (c1 + 5 * (c2 + 5 * (c3 + 5 * (c4 + 5 * (c5 + 5 * (c6 + 5 * (c7 + 5 * c8)))))));
+}
+
+/** As key9, also adding the nine counts to `tileSum`. */
+function key9Sum(c: Uint8Array, o: number): number {
+  const c0 = c[o]!, c1 = c[o + 1]!, c2 = c[o + 2]!, c3 = c[o + 3]!, c4 = c[o + 4]!;
+  const c5 = c[o + 5]!, c6 = c[o + 6]!, c7 = c[o + 7]!, c8 = c[o + 8]!;
+  overflow |= (c0 + 3) | (c1 + 3) | (c2 + 3) | (c3 + 3) | (c4 + 3) | (c5 + 3) | (c6 + 3) | (c7 + 3) | (c8 + 3);
+  tileSum += c0 + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8;
+  return c0 + 5 * (c1 + 5 * (c2 + 5 * (c3 + 5 * (c4 + 5 * (c5 + 5 * (c6 + 5 * (c7 + 5 * c8)))))));
+}
+
+/** Key of the seven honour counts c[27…33]; accumulates `overflow`. */
+function key7(c: Uint8Array): number {
+  const c0 = c[27]!, c1 = c[28]!, c2 = c[29]!, c3 = c[30]!, c4 = c[31]!, c5 = c[32]!, c6 = c[33]!;
+  overflow |= (c0 + 3) | (c1 + 3) | (c2 + 3) | (c3 + 3) | (c4 + 3) | (c5 + 3) | (c6 + 3);
+  return c0 + 5 * (c1 + 5 * (c2 + 5 * (c3 + 5 * (c4 + 5 * (c5 + 5 * c6)))));
+}
+
+/** As key7, also adding the seven counts to `tileSum`. */
+function key7Sum(c: Uint8Array): number {
+  const c0 = c[27]!, c1 = c[28]!, c2 = c[29]!, c3 = c[30]!, c4 = c[31]!, c5 = c[32]!, c6 = c[33]!;
+  overflow |= (c0 + 3) | (c1 + 3) | (c2 + 3) | (c3 + 3) | (c4 + 3) | (c5 + 3) | (c6 + 3);
+  tileSum += c0 + c1 + c2 + c3 + c4 + c5 + c6;
+  return c0 + 5 * (c1 + 5 * (c2 + 5 * (c3 + 5 * (c4 + 5 * (c5 + 5 * c6)))));
+}
+
+/**
+ * Read a Uint8Array of 34 counts into key0…key3 (no tile sum: the win check does not need it).
+ * Returns false if some count is above 4. (A Uint8Array cannot hold negatives.)
+ */
+function readKeysU8(c: Uint8Array): boolean {
+  overflow = 0;
+  key0 = key9(c, 0);
+  key1 = key9(c, 9);
+  key2 = key9(c, 18);
+  key3 = key7(c);
+  return overflow >>> 3 === 0;
+}
 
 /**
  * Read `counts` into key0…key3 and return the number of tiles, or −1 if an entry is not 0–4
- * (or `counts` is not 34 long).
+ * (or `counts` is not 34 long). A Uint8Array takes the unrolled path; any other array-like
+ * the general one.
  */
 function readCounts(c: ArrayLike<number>): number {
+  if (c instanceof Uint8Array && c.length === KINDS) {
+    overflow = 0;
+    tileSum = 0;
+    key0 = key9Sum(c, 0);
+    key1 = key9Sum(c, 9);
+    key2 = key9Sum(c, 18);
+    key3 = key7Sum(c);
+    return overflow >>> 3 === 0 ? tileSum : -1;
+  }
+  return readCountsAny(c);
+}
+
+/** `readCounts` for any array-like (numbers of any sign or size are checked). */
+function readCountsAny(c: ArrayLike<number>): number {
   if (c.length !== KINDS) return -1;
-  // Horner per suit, highest rank first. `bad` ORs c | (4 − c): both are 0–4 (so the OR stays
-  // below 8) exactly when c is 0–4; otherwise one is negative and sets the sign bit.
-  let a = c[8]!;
-  let b = c[17]!;
-  let s = c[26]!;
-  let h = c[33]!;
-  let n = a + b + s + h;
-  let bad = a | (4 - a) | b | (4 - b) | s | (4 - s) | h | (4 - h);
-  for (let r = 7; r >= 0; r--) {
+  // `bad` ORs c | (4 − c): both are 0–4 (so the OR stays below 8) exactly when c is 0–4;
+  // otherwise one is negative and sets the sign bit.
+  let a = 0;
+  let b = 0;
+  let s = 0;
+  let h = 0;
+  let n = 0;
+  let bad = 0;
+  for (let r = 8; r >= 0; r--) {
     const x = c[r]!;
     const y = c[9 + r]!;
     const z = c[18 + r]!;
@@ -83,7 +147,7 @@ function readCounts(c: ArrayLike<number>): number {
     n += x + y + z;
     bad |= x | (4 - x) | y | (4 - y) | z | (4 - z);
   }
-  for (let r = 32; r >= 27; r--) {
+  for (let r = 33; r >= 27; r--) {
     const x = c[r]!;
     h = h * 5 + x;
     n += x;
@@ -93,7 +157,7 @@ function readCounts(c: ArrayLike<number>): number {
   key1 = b;
   key2 = s;
   key3 = h;
-  return bad >>> 3 === 0 ? n : -1;
+  return bad >>> 3 === 0 && Number.isInteger(n) ? n : -1;
 }
 
 /** The four suit keys (m, p, s, honours) of a count array: Σ count·5^(rank−1) per suit. */
@@ -206,7 +270,8 @@ export function masksToTiles(masks: Uint16Array, found: number): Tile[] {
  */
 export function isWinningHand(counts: ArrayLike<number>, melds: number): boolean {
   if (!bound) bindTables();
-  if (readCounts(counts) < 0) throw badCounts(counts);
+  const ok = counts instanceof Uint8Array && counts.length === KINDS ? readKeysU8(counts) : readCountsAny(counts) >= 0;
+  if (!ok) throw badCounts(counts);
   if (melds >>> 0 !== melds || melds > 5) checkMelds(melds);
   return suitWin[key0]! + suitWin[key1]! + suitWin[key2]! + honorWin[key3]! === winTarget(melds);
 }

@@ -55,6 +55,8 @@ export interface RankTables {
   readonly profiles: number;
   /** `profiles × SHAPES` deficiency values, profile-major. */
   readonly vectors: Uint8Array;
+  /** Fewest tiles of any key with each profile (combinations above 17 tiles are skipped). */
+  readonly fewest: Uint8Array;
 }
 
 /** Everything the hot path reads; built once per process by `handTables()`. */
@@ -96,18 +98,18 @@ export function handTablesBuilt(): boolean {
 export function buildHandTables(): HandTables {
   const suit = buildRankTables(9, true);
   const honor = buildRankTables(7, false);
-  const two = combineSpace(suit.vectors, suit.profiles, suit.vectors, suit.profiles);
-  const three = combineSpace(two.vectors, two.count, suit.vectors, suit.profiles);
-  const final = finalTable(three.vectors, three.count, honor.vectors, honor.profiles);
-  const arrays = [suit.win, suit.wait, suit.profile, suit.vectors, honor.win, honor.wait, honor.profile, honor.vectors,
-    two.table, three.table, final];
+  const two = combineSpace(suit, suit);
+  const three = combineSpace(two, suit);
+  const final = finalTable(three, honor);
+  const arrays = [suit.win, suit.wait, suit.profile, suit.vectors, suit.fewest, honor.win, honor.wait, honor.profile,
+    honor.vectors, honor.fewest, two.table, three.table, final];
   return {
     suit,
     honor,
     combine2: two.table,
-    pairProfiles: two.count,
+    pairProfiles: two.profiles,
     combine3: three.table,
-    tripleProfiles: three.count,
+    tripleProfiles: three.profiles,
     final,
     bytes: arrays.reduce((s, a) => s + a.byteLength, 0),
   };
@@ -132,8 +134,8 @@ function buildRankTables(ranks: number, chows: boolean): RankTables {
   const win = new Uint8Array(nKeys).fill(INCOMPLETE);
   const wait = new Uint16Array(nKeys);
   closeDownwards(ranks, cover, win, wait);
-  const { profile, profiles, vectors } = deficiencyProfiles(ranks, cover);
-  return { ranks, win, wait, profile, profiles, vectors };
+  const { profile, profiles, vectors, fewest } = deficiencyProfiles(ranks, cover);
+  return { ranks, win, wait, profile, profiles, vectors, fewest };
 }
 
 /** Set cover[key] |= shape bit for every arrangement of i ≤ 5 sets and j ≤ 1 pair. */
@@ -307,7 +309,9 @@ function deficiencyProfiles(ranks: number, cover: Uint16Array) {
   };
   const nKeys = cover.length;
   const profile = new Uint8Array(nKeys);
+  const fewest = new Uint8Array(MAX_PROFILES).fill(255); // fewest tiles of a key with the profile
   profile[0] = pool.intern(scratch.fill(0)); // the empty suit: nothing left over in any shape
+  fewest[profile[0]!] = 0;
   const d = new Uint8Array(ranks);
   let size = odometer(d, 0);
   for (let k = 1; k < nKeys; k++, size = odometer(d, size)) {
@@ -323,10 +327,12 @@ function deficiencyProfiles(ranks: number, cover: Uint16Array) {
       }
     }
     const mask = cover[k]!;
-    const id = bumpMemo[(best << SHAPES) | mask]!;
-    profile[k] = id >= 0 ? id : bump(best, mask);
+    let id = bumpMemo[(best << SHAPES) | mask]!;
+    if (id < 0) id = bump(best, mask);
+    profile[k] = id;
+    if (size < fewest[id]!) fewest[id] = size;
   }
-  return { profile, profiles: pool.count, vectors: pool.vectors() };
+  return { profile, profiles: pool.count, vectors: pool.vectors(), fewest: fewest.slice(0, pool.count) };
 }
 
 /** def vector of shapes 0…n from two vectors, min-plus: X[i][j] = min over splits of i and j. */
@@ -348,29 +354,50 @@ function convolve(a: Uint8Array, ao: number, b: Uint8Array, bo: number, out: Uin
   }
 }
 
-/** Every pair (x from `as`, y from `bs`) combined; returns the id table and the new vectors. */
-function combineSpace(as: Uint8Array, na: number, bs: Uint8Array, nb: number) {
+/** Profiles (deficiency vectors) of some group of suits, with the fewest tiles reaching each. */
+interface Space {
+  readonly profiles: number;
+  readonly vectors: Uint8Array;
+  readonly fewest: Uint8Array;
+}
+
+/**
+ * Every pair (x from `a`, y from `b`) combined into a new space; `table[x·b.profiles + y]` is
+ * the id. Pairs whose fewest tiles exceed 17 together are skipped: no valid hand reads them.
+ */
+function combineSpace(a: Space, b: Space) {
   const pool = new VectorPool(SHAPES, 1024);
   const out = new Uint8Array(SHAPES);
-  const table = new Uint16Array(na * nb);
-  for (let x = 0; x < na; x++) {
-    for (let y = 0; y < nb; y++) {
-      convolve(as, x * SHAPES, bs, y * SHAPES, out);
-      table[x * nb + y] = pool.intern(out);
+  const table = new Uint16Array(a.profiles * b.profiles);
+  let fewest = new Uint8Array(1024).fill(255);
+  for (let x = 0; x < a.profiles; x++) {
+    for (let y = 0; y < b.profiles; y++) {
+      const size = a.fewest[x]! + b.fewest[y]!;
+      if (size > MAX_SUIT_TILES) continue;
+      convolve(a.vectors, x * SHAPES, b.vectors, y * SHAPES, out);
+      const id = pool.intern(out);
+      table[x * b.profiles + y] = id;
+      if (id >= fewest.length) {
+        const grown = new Uint8Array(fewest.length * 2).fill(255);
+        grown.set(fewest);
+        fewest = grown;
+      }
+      if (size < fewest[id]!) fewest[id] = size;
     }
   }
   if (pool.count > 0xffff) throw new Error('hand tables: too many combined profiles');
-  return { table, count: pool.count, vectors: pool.vectors() };
+  return { table, profiles: pool.count, vectors: pool.vectors(), fewest: fewest.slice(0, pool.count) };
 }
 
-/** min Σ def with n sets and the pair, for each (three-suit vector, honour vector) and n. */
-function finalTable(as: Uint8Array, na: number, hs: Uint8Array, nh: number): Uint8Array {
+/** min Σ def with n sets and the pair, for each (three-suit profile, honour profile) and n. */
+function finalTable(a: Space, h: Space): Uint8Array {
   const out = new Uint8Array(SHAPES);
-  const final = new Uint8Array(na * nh * FINAL_STRIDE);
-  for (let x = 0; x < na; x++) {
-    for (let h = 0; h < nh; h++) {
-      convolve(as, x * SHAPES, hs, h * SHAPES, out);
-      const base = (x * nh + h) * FINAL_STRIDE;
+  const final = new Uint8Array(a.profiles * h.profiles * FINAL_STRIDE);
+  for (let x = 0; x < a.profiles; x++) {
+    for (let y = 0; y < h.profiles; y++) {
+      if (a.fewest[x]! + h.fewest[y]! > MAX_SUIT_TILES) continue;
+      convolve(a.vectors, x * SHAPES, h.vectors, y * SHAPES, out);
+      const base = (x * h.profiles + y) * FINAL_STRIDE;
       for (let n = 0; n <= MAX_SETS; n++) final[base + n] = out[2 * n + 1]!;
     }
   }
