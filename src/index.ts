@@ -16,6 +16,8 @@ export {
   countsToTiles,
 } from './core/tiles.js';
 export { readings, type Reading, type ReadingSet, type SetKind } from './hand/readings.js';
+/** Hand analysis hot path: win check, waits, shanten (table-driven) and the incremental HandState. */
+export { isWinningHand, waits, shanten, HandState, suitKeys, handTables } from './hand/index.js';
 export {
   scoreHand,
   settle,
