@@ -218,14 +218,16 @@ export class Table {
 
   /** Copy the legal actions of the pending decision into `out` (cleared first); returns it. */
   legalInto(out: Action[]): Action[] {
-    out.length = 0;
+    let n = 0;
     if (this.phase === PHASE_TURN) {
-      for (let i = 0; i < this.turnLegalLen; i++) out.push(this.turnLegal[i]!);
+      n = this.turnLegalLen;
+      for (let i = 0; i < n; i++) out[i] = this.turnLegal[i]!;
     } else if (this.phase !== PHASE_OVER) {
       const o = this.windowIdx * LEGAL_MAX;
-      const n = this.windowLegalLen[this.windowIdx]!;
-      for (let i = 0; i < n; i++) out.push(this.windowLegal[o + i]!);
+      n = this.windowLegalLen[this.windowIdx]!;
+      for (let i = 0; i < n; i++) out[i] = this.windowLegal[o + i]!;
     }
+    if (out.length !== n) out.length = n;
     return out;
   }
 
@@ -383,12 +385,12 @@ export class Table {
       return;
     }
     let fours = 0;
+    const discard = ActionKind.DISCARD * 64;
     for (let t = 0; t < KINDS; t++) {
       const c = h[o + t]!;
-      if (c > 0) {
-        L[n++] = action(ActionKind.DISCARD, t);
-        if (c === 4) fours++;
-      }
+      if (c === 0) continue;
+      L[n++] = discard + t;
+      if (c === 4) fours++;
     }
     if (this.rules.readyDeclaration && !this.ready[s]) n = this.addReadyDiscards(s, n);
     if (!this.afterClaim && this.drawable() > 0) {
