@@ -125,12 +125,11 @@ export function oracleMissing(counts: ArrayLike<number>, sets: number): number {
 
 /**
  * Oracle: shanten of a concealed part with `melds` sets laid down — the fewest tiles to draw
- * (at most four of a kind in the complete hand) minus one: −1 complete, 0 ready.
+ * for a complete hand (at most four of a kind), minus one: −1 complete, 0 ready. A hand of
+ * 16 − 3·melds tiles discards one fewer tile than it draws, one of 17 − 3·melds as many; both
+ * hold 17 − 3·melds tiles after the last draw, so the same count applies to both.
  */
 export function oracleShanten(counts: ArrayLike<number>, melds: number): number {
   if (!(Number.isInteger(melds) && melds >= 0 && melds <= SETS_MAX)) throw new RangeError(`melds = ${melds}: must be 0–5`);
-  const sets = SETS_MAX - melds;
-  // Missing tiles counts draws; a hand of 3n+1 tiles must also discard (missing − 1) tiles, one
-  // of 3n+2 discards one per draw, and both reach 3n+2 tiles after the last draw.
-  return oracleMissing(counts, sets) - 1;
+  return oracleMissing(counts, SETS_MAX - melds) - 1;
 }

@@ -57,20 +57,25 @@ export class HandState {
 
   /** Replace the concealed tiles with `counts` (34 entries, each 0–4). */
   setCounts(counts: ArrayLike<number>): void {
-    const keys = suitKeys(counts); // validates
+    const keys = suitKeys(counts); // validates every entry
     let n = 0;
-    for (let t = 0; t < KINDS; t++) n += this.counts[t] = counts[t]!;
+    for (let t = 0; t < KINDS; t++) n += counts[t]!;
+    if (n > 17 - 3 * this.melds) {
+      throw new RangeError(`hand: ${n} concealed tiles with ${this.melds} melds; at most ${17 - 3 * this.melds}`);
+    }
+    for (let t = 0; t < KINDS; t++) this.counts[t] = counts[t]!;
     this.keys.set(keys);
     this.tiles = n;
-    this.checkSize();
   }
 
   /** Set the number of sets laid down (0–5); call after moving tiles into a meld. */
   setMelds(melds: number): void {
     if (!(Number.isInteger(melds) && melds >= 0 && melds <= 5)) throw new RangeError(`melds = ${melds}: must be an integer 0–5`);
+    if (this.tiles > 17 - 3 * melds) {
+      throw new RangeError(`hand: ${this.tiles} concealed tiles with ${melds} melds; at most ${17 - 3 * melds}`);
+    }
     this.melds = melds;
     this.target = winTarget(melds);
-    this.checkSize();
   }
 
   /** Add one tile (a draw or a claimed discard). Throws on a fifth copy or a full hand. */
@@ -176,12 +181,6 @@ export class HandState {
   /** A copy (same tiles and melds) that can be changed independently. */
   clone(): HandState {
     return new HandState(this.counts, this.melds);
-  }
-
-  private checkSize(): void {
-    if (this.tiles > 17 - 3 * this.melds) {
-      throw new RangeError(`hand: ${this.tiles} concealed tiles with ${this.melds} melds; at most ${17 - 3 * this.melds}`);
-    }
   }
 
   private refuse(op: string, t: Tile): never {

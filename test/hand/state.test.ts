@@ -98,5 +98,10 @@ describe('HandState', () => {
     expect(() => s.setMelds(6)).toThrow(/melds = 6/);
     const full = new HandState(tileCounts('11m'), 5);
     expect(() => full.add(parseTile('3m'))).toThrow(/hand already holds 2 tiles with 5 melds/);
+    expect(() => new HandState(tileCounts('11122233344455566m'), 1)).toThrow(/17 concealed tiles with 1 melds; at most 14/);
+    const flush = new HandState(tileCounts('11122233344455566m'), 0);
+    expect(() => flush.setMelds(1)).toThrow(/17 concealed tiles with 1 melds/);
+    expect(flush.melds).toBe(0); // a refused change leaves the state as it was
+    expect(flush.isWinning()).toBe(true);
   });
 });
