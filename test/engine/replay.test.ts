@@ -1,0 +1,59 @@
+/** `tw16 replay` in-process through main(): the printed hand matches playHand's record. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { playHand } from '../../src/engine/index.js';
+import { getProfile } from '../../src/rules/index.js';
+import { greedy, random } from '../../bots/index.js';
+import { formatTiles, tileName } from '../../src/core/tiles.js';
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
+  try {
+    return { code: await main(args), out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+    process.exitCode = 0;
+  }
+}
+afterEach(() => {
+  process.exitCode = 0;
+});
+
+describe('tw16 replay', () => {
+  it('prints the deal, every step and the result of the recorded hand', async () => {
+    const r = playHand({ rules: getProfile('p0'), seed: 'rp', handKey: 9, dealer: 1, round: 2, streak: 1, bots: [greedy, random, greedy, random] });
+    const { code, out } = await run(['replay', '--seed', 'rp', '--hand', '9', '--bots', 'greedy,random,greedy,random', '--dealer', '1', '--round', 'W', '--streak', '1']);
+    expect(code).toBe(0);
+    const lines = out.trim().split('\n');
+    expect(lines[0]).toContain('hand 9 · seed rp · rules p0 · dealer seat 1 · round W · streak 1');
+    expect(lines.filter((l) => l.startsWith('deal ')).length).toBe(4);
+    expect(lines.filter((l) => l.startsWith('discard ')).length).toBe(r.turns);
+    expect(lines.at(-1)).toBe(`payments: ${r.deltas.map((d, s) => `seat ${s} (${'ESWN'[(s - 1 + 4) % 4]}) ${d > 0 ? '+' : ''}${d}`).join(', ')}`);
+    for (const w of r.winners) {
+      const line = lines.find((l) => l.startsWith(`win     seat ${w.seat}`))!;
+      expect(line).toContain(`${formatTiles(Array.from(w.facts.concealed).flatMap((n, t) => Array(n).fill(t)))} + ${tileName(w.facts.win)}`);
+    }
+  });
+
+  it('loads a user bot from a path; bad input is a usage error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw16-bot-'));
+    const file = join(dir, 'first.mjs');
+    writeFileSync(file, 'export default { name: "first", create: () => ({ decide: (view, legal) => legal[0] }) };\n');
+    const ok = await run(['replay', '--seed', 's', '--hand', '0', '--bots', `${file},random,random,random`]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain(`seat 0 (E) ${file}`);
+    const bad = await run(['replay', '--seed', 's', '--hand', '0', '--bots', 'random,nobody']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--bots needs one name or four');
+    const unknown = await run(['replay', '--seed', 's', '--hand', '0', '--bots', 'nobody']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('unknown bot "nobody"');
+  });
+});
