@@ -71,10 +71,12 @@ export class SeatView implements View {
     return t.phase === 0 && t.cur === this.seat ? t.drawn : -1;
   }
   get offered(): number {
-    return this.#t.offered;
+    const t = this.#t;
+    return t.phase === 1 || t.phase === 2 ? t.offered : -1;
   }
   get offeredBy(): number {
-    return this.#t.offeredBy;
+    const t = this.#t;
+    return t.phase === 1 || t.phase === 2 ? t.offeredBy : -1;
   }
   get wallLeft(): number {
     return Math.max(0, this.#t.drawable());
