@@ -2,6 +2,7 @@
  * `tw16 diff A B [--max N] [--json]`: exit 0 when the two runs' records are identical, 1 when
  * they differ (usable in CI), 2 on bad input.
  */
+import { mkdirSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { diffResults, type DiffSummary } from '../harness/diff.js';
 import { ci, table } from '../harness/format.js';
@@ -11,6 +12,7 @@ interface DiffArgs {
   b: string;
   max: number;
   json: boolean;
+  report?: string;
 }
 
 /** The diff as text for a person. */
@@ -59,10 +61,17 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       .positional('a', { type: 'string', demandOption: true, describe: 'result directory A' })
       .positional('b', { type: 'string', demandOption: true, describe: 'result directory B' })
       .option('max', { type: 'number', default: 20, describe: 'changed hands to list (all are counted)' })
-      .option('json', { type: 'boolean', default: false, describe: 'print the whole comparison as JSON' }),
+      .option('json', { type: 'boolean', default: false, describe: 'print the whole comparison as JSON' })
+      .option('report', { type: 'string', describe: 'also write diff-report.md and diff-report.html (before/after charts) into this directory' }),
   handler: async (args) => {
     const d = await diffResults(args.a, args.b, args.max);
     process.stdout.write(args.json ? `${JSON.stringify(d, null, 2)}\n` : formatDiff(d));
+    if (args.report) {
+      const { writeDiffReport } = await import('../harness/report.js'); // vega loads only when asked for
+      mkdirSync(args.report, { recursive: true });
+      const files = await writeDiffReport(d, args.report);
+      if (!args.json) process.stdout.write(`report: ${Object.values(files).join(', ')}\n`);
+    }
     if (!d.identical) process.exitCode = 1;
   },
 };

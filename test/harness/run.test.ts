@@ -109,6 +109,22 @@ describe('tw16 run', () => {
     expect(arm.paired[0].deals).toBe(120);
   });
 
+  it('diff exits 0 on identical runs and 1 on different ones, listing replay commands', () => {
+    const same = tw16(['diff', ref, join(base, 'w2-b3')]);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toMatch(/^identical: 720 hands/m);
+    const other = join(base, 'other-seed');
+    expect(tw16(['run', join(FIX, 'small.json'), '--workers', '0', '--seed', 'another', '--out', other, '--quiet']).code).toBe(0);
+    const report = join(base, 'diff-report');
+    const d = tw16(['diff', ref, other, '--max', '2', '--report', report]);
+    expect(d.code).toBe(1);
+    expect(d.stdout).toMatch(/^different: \d+ of 720 hands changed/m);
+    expect(d.stdout.match(/tw16 replay --seed small-1 --hand \d+/g)).toHaveLength(2);
+    expect(d.stdout.match(/tw16 replay --seed another --hand \d+/g)).toHaveLength(2);
+    expect(read(report, 'diff-report.html').toString()).toContain('<svg');
+    expect(tw16(['diff', ref, join(base, 'nonexistent')]).code).toBe(2);
+  });
+
   it('plays every rule arm of a multi-profile experiment', () => {
     const out = join(base, 'multi');
     const r = tw16(['run', join(FIX, 'multi.json'), '--workers', '2', '--out', out, '--quiet']);
