@@ -23,7 +23,7 @@ export class HandEval {
   readonly keys = new Int32Array(4);
   /** Counts of the concealed hand (a copy). */
   readonly counts = new Uint8Array(34);
-  /** Unseen copies of each kind (4 − visible to this seat). */
+  /** Unseen copies of each kind (4 − visible to this seat), filled when improving tiles are first counted. */
   readonly unseen = new Uint8Array(34);
   tiles = 0;
   melds = 0;
@@ -42,12 +42,25 @@ export class HandEval {
       this.counts[t] = c;
       n += c;
       if (c) k[keyOf(t)]! += c * unitOf(t);
-      const u = 4 - view.visible(t);
-      this.unseen[t] = u > 0 ? u : 0;
     }
     this.tiles = n;
     this.melds = view.meldCount(view.seat);
+    this.view = view;
+    this.unseenFresh = false;
     return this;
+  }
+
+  private view: View | null = null;
+  private unseenFresh = false;
+
+  /** Fill `unseen` from the loaded view (once per decision, on first need). */
+  private ensureUnseen(): void {
+    if (this.unseenFresh || !this.view) return;
+    for (let t = 0; t < 34; t++) {
+      const u = 4 - this.view.visible(t);
+      this.unseen[t] = u > 0 ? u : 0;
+    }
+    this.unseenFresh = true;
   }
 
   /** Shanten of the hand as it is (−1 complete, 0 ready). */
@@ -90,6 +103,7 @@ export class HandEval {
    * kind whose draw lowers the shanten below `s` (the shanten after the discard).
    */
   ukeire(t: number, s: number): number {
+    this.ensureUnseen();
     const k = this.keys;
     const c = this.counts;
     const ti = keyOf(t);
