@@ -17,13 +17,31 @@ export type Rng = () => number;
  * (the cyrb53 construction). Stable across platforms and Node versions.
  */
 export function hash53(s: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
+  lane1 = 0xdeadbeef;
+  lane2 = 0x41c6ce57;
+  feed(s);
+  return digest();
+}
+
+/** The two hash lanes while a hash is being fed (module state: hashing never re-enters). */
+let lane1 = 0;
+let lane2 = 0;
+
+function feed(s: string): void {
+  let h1 = lane1;
+  let h2 = lane2;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
   }
+  lane1 = h1;
+  lane2 = h2;
+}
+
+function digest(): string {
+  let h1 = lane1;
+  let h2 = lane2;
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   const hi = (h2 >>> 0) & 0x1fffff;
@@ -33,9 +51,18 @@ export function hash53(s: string): string {
 /**
  * A child seed from a parent seed and integer/string coordinates, by hashing; the same
  * inputs always give the same seed, and different coordinates give unrelated seeds.
+ * Equal to `hash53(parent + "\u0000" + coords.join("\u0001"))`, without building the string.
  */
 export function deriveSeed(parent: string, ...coords: readonly (number | string)[]): string {
-  return hash53(`${parent}\u0000${coords.join('\u0001')}`);
+  lane1 = 0xdeadbeef;
+  lane2 = 0x41c6ce57;
+  feed(parent);
+  feed('\u0000');
+  for (let i = 0; i < coords.length; i++) {
+    if (i > 0) feed('\u0001');
+    feed(String(coords[i]));
+  }
+  return digest();
 }
 
 /** The seed of a hand's wall: a pure function of (experiment seed, hand key). */

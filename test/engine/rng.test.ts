@@ -1,0 +1,35 @@
+/** Seed derivation: hashing coordinates, never a shared stream. */
+import { describe, expect, it } from 'vitest';
+import { botSeed, deriveSeed, handSeed, hash53, makeRng } from '../../src/core/rng.js';
+import { buildWall, orderedTiles } from '../../src/core/wall.js';
+
+describe('seeds', () => {
+  it('deriveSeed hashes the coordinates as one string (parent NUL coords joined by SOH)', () => {
+    expect(deriveSeed('exp', 'wall', 12)).toBe(hash53('exp\u0000wall\u000112'));
+    expect(deriveSeed('exp', 'bot', 12, 3)).toBe(hash53('exp\u0000bot\u000112\u00013'));
+    expect(handSeed('exp', 12)).toBe(deriveSeed('exp', 'wall', 12));
+    expect(botSeed('exp', 12, 3)).toBe(deriveSeed('exp', 'bot', 12, 3));
+  });
+  it('hash53 gives 14 hex digits and separates near inputs', () => {
+    expect(hash53('a')).toMatch(/^[0-9a-f]{14}$/);
+    const seen = new Set<string>();
+    for (let k = 0; k < 1000; k++) seen.add(handSeed('s', k));
+    expect(seen.size).toBe(1000);
+  });
+  it('streams are reproducible and differ by seed', () => {
+    const a = makeRng('x');
+    const b = makeRng('x');
+    const xs = [a(), a(), a()];
+    expect([b(), b(), b()]).toEqual(xs);
+    expect(makeRng('y')()).not.toBe(xs[0]);
+    for (const x of xs) expect(x >= 0 && x < 1).toBe(true);
+  });
+  it('a wall is a permutation of the 144 tiles', () => {
+    const w = Array.from(buildWall('s', 3)).sort((p, q) => p - q);
+    expect(w).toEqual(Array.from(orderedTiles()));
+  });
+  it('bad coordinates are one-line errors', () => {
+    expect(() => handSeed('s', -1)).toThrow(/hand key must be a non-negative integer, got -1/);
+    expect(() => botSeed('s', 1, 4)).toThrow(/seat must be 0–3, got 4/);
+  });
+});
