@@ -8,7 +8,8 @@
  *   pair, shanten = 2·(sets needed) − 2·sets − partials − pair, over every split. It is not
  *   exact under the four-copies limit (it may plan on a fifth copy), which only makes it a
  *   generous baseline.
- * Each works on a private copy of the counts (Int8Array), mutated and restored.
+ * Each works on a private copy of the counts (Int8Array), mutated and restored; no tables, no
+ * memo — the plain search a first implementation would write.
  */
 import { KINDS } from '../src/core/tiles.js';
 
@@ -95,7 +96,12 @@ export function naiveShanten(counts: ArrayLike<number>, melds: number): number {
   return best;
 }
 
-/** Recursive scan from kind t: sets, partial sets and pair found so far. */
+/**
+ * Recursive scan from kind t: sets, partial sets and pair found so far. Every way of taking
+ * blocks that start at t is tried before the copies of t left over are set aside as isolated
+ * (setting them aside first and taking blocks after is the same split). Partials beyond the
+ * sets still needed count for nothing, so none are formed past that point.
+ */
 function scan(t: number, sets: number, partials: number, pair: number): void {
   while (t < KINDS && work[t] === 0) t++;
   if (t === KINDS) {
@@ -118,15 +124,15 @@ function scan(t: number, sets: number, partials: number, pair: number): void {
     work[t + 1]!++;
     work[t + 2]!++;
   }
-  if (work[t]! >= 2) {
-    work[t]! -= 2;
-    scan(t, sets, partials + 1, pair);
-    work[t]! += 2;
-  }
-  if (chowStart(t) || (t < 27 && t % 9 === 7)) {
-    for (const d of [1, 2]) {
+  if (sets + partials < need) {
+    if (work[t]! >= 2) {
+      work[t]! -= 2;
+      scan(t, sets, partials + 1, pair);
+      work[t]! += 2;
+    }
+    for (let d = 1; d <= 2; d++) {
       const u = t + d;
-      if (u < 27 && ((u / 9) | 0) === ((t / 9) | 0) && work[u]! > 0) {
+      if (t < 27 && u < 27 && ((u / 9) | 0) === ((t / 9) | 0) && work[u]! > 0) {
         work[t]!--;
         work[u]!--;
         scan(t, sets, partials + 1, pair);
@@ -135,8 +141,9 @@ function scan(t: number, sets: number, partials: number, pair: number): void {
       }
     }
   }
-  // leave one copy of t isolated
-  work[t]!--;
-  scan(t, sets, partials, pair);
-  work[t]!++;
+  // The copies of t left are isolated.
+  const left = work[t]!;
+  work[t] = 0;
+  scan(t + 1, sets, partials, pair);
+  work[t] = left;
 }

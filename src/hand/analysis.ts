@@ -58,71 +58,44 @@ let key0 = 0;
 let key1 = 0;
 let key2 = 0;
 let key3 = 0;
-/** OR of (count + 3) over the entries read: below 8 exactly when every count was 0–4. */
-let overflow = 0;
 /** Tiles counted by the last `readCounts`. */
 let tileSum = 0;
 
-/** Key of the nine counts c[o…o+8] (Horner, highest rank first); accumulates `overflow`. */
-function key9(c: Uint8Array, o: number): number {
-  const c0 = c[o]!, c1 = c[o + 1]!, c2 = c[o + 2]!, c3 = c[o + 3]!, c4 = c[o + 4]!;
-  const c5 = c[o + 5]!, c6 = c[o + 6]!, c7 = c[o + 7]!, c8 = c[o + 8]!;
-  overflow |= (c0 + 3) | (c1 + 3) | (c2 + 3) | (c3 + 3) | (c4 + 3) | (c5 + 3) | (c6 + 3) | (c7 + 3) | (c8 + 3);
-  return c0 + 5 * (c1 + 5 * (c2 + 5 * (c3 + 5 * (c4 + 5 * (c5 + 5 * (c6 + 5 * (c7 + 5 * c8)))))));
-}
-
-/** As key9, also adding the nine counts to `tileSum`. */
-function key9Sum(c: Uint8Array, o: number): number {
-  const c0 = c[o]!, c1 = c[o + 1]!, c2 = c[o + 2]!, c3 = c[o + 3]!, c4 = c[o + 4]!;
-  const c5 = c[o + 5]!, c6 = c[o + 6]!, c7 = c[o + 7]!, c8 = c[o + 8]!;
-  overflow |= (c0 + 3) | (c1 + 3) | (c2 + 3) | (c3 + 3) | (c4 + 3) | (c5 + 3) | (c6 + 3) | (c7 + 3) | (c8 + 3);
-  tileSum += c0 + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8;
-  return c0 + 5 * (c1 + 5 * (c2 + 5 * (c3 + 5 * (c4 + 5 * (c5 + 5 * (c6 + 5 * (c7 + 5 * c8)))))));
-}
-
-/** Key of the seven honour counts c[27…33]; accumulates `overflow`. */
-function key7(c: Uint8Array): number {
-  const c0 = c[27]!, c1 = c[28]!, c2 = c[29]!, c3 = c[30]!, c4 = c[31]!, c5 = c[32]!, c6 = c[33]!;
-  overflow |= (c0 + 3) | (c1 + 3) | (c2 + 3) | (c3 + 3) | (c4 + 3) | (c5 + 3) | (c6 + 3);
-  return c0 + 5 * (c1 + 5 * (c2 + 5 * (c3 + 5 * (c4 + 5 * (c5 + 5 * c6)))));
-}
-
-/** As key7, also adding the seven counts to `tileSum`. */
-function key7Sum(c: Uint8Array): number {
-  const c0 = c[27]!, c1 = c[28]!, c2 = c[29]!, c3 = c[30]!, c4 = c[31]!, c5 = c[32]!, c6 = c[33]!;
-  overflow |= (c0 + 3) | (c1 + 3) | (c2 + 3) | (c3 + 3) | (c4 + 3) | (c5 + 3) | (c6 + 3);
-  tileSum += c0 + c1 + c2 + c3 + c4 + c5 + c6;
-  return c0 + 5 * (c1 + 5 * (c2 + 5 * (c3 + 5 * (c4 + 5 * (c5 + 5 * c6)))));
-}
-
 /**
- * Read a Uint8Array of 34 counts into key0…key3 (no tile sum: the win check does not need it).
- * Returns false if some count is above 4. (A Uint8Array cannot hold negatives.)
+ * Read a Uint8Array of 34 counts into key0…key3 (Horner, highest rank first), straight-line so
+ * the whole read compiles as one unit. Returns false if some count is above 4: `(c + 3)` is
+ * below 8 exactly for c = 0…4, so the OR of all of them is too. (A Uint8Array holds no
+ * negatives.) With `sum`, also leaves the number of tiles in `tileSum`.
  */
-function readKeysU8(c: Uint8Array): boolean {
-  overflow = 0;
-  key0 = key9(c, 0);
-  key1 = key9(c, 9);
-  key2 = key9(c, 18);
-  key3 = key7(c);
-  return overflow >>> 3 === 0;
+function readKeysU8(c: Uint8Array, sum: boolean): boolean {
+  const m0 = c[0]!, m1 = c[1]!, m2 = c[2]!, m3 = c[3]!, m4 = c[4]!, m5 = c[5]!, m6 = c[6]!, m7 = c[7]!, m8 = c[8]!;
+  const p0 = c[9]!, p1 = c[10]!, p2 = c[11]!, p3 = c[12]!, p4 = c[13]!, p5 = c[14]!, p6 = c[15]!, p7 = c[16]!, p8 = c[17]!;
+  const s0 = c[18]!, s1 = c[19]!, s2 = c[20]!, s3 = c[21]!, s4 = c[22]!, s5 = c[23]!, s6 = c[24]!, s7 = c[25]!, s8 = c[26]!;
+  const z0 = c[27]!, z1 = c[28]!, z2 = c[29]!, z3 = c[30]!, z4 = c[31]!, z5 = c[32]!, z6 = c[33]!;
+  key0 = m0 + 5 * (m1 + 5 * (m2 + 5 * (m3 + 5 * (m4 + 5 * (m5 + 5 * (m6 + 5 * (m7 + 5 * m8)))))));
+  key1 = p0 + 5 * (p1 + 5 * (p2 + 5 * (p3 + 5 * (p4 + 5 * (p5 + 5 * (p6 + 5 * (p7 + 5 * p8)))))));
+  key2 = s0 + 5 * (s1 + 5 * (s2 + 5 * (s3 + 5 * (s4 + 5 * (s5 + 5 * (s6 + 5 * (s7 + 5 * s8)))))));
+  key3 = z0 + 5 * (z1 + 5 * (z2 + 5 * (z3 + 5 * (z4 + 5 * (z5 + 5 * z6)))));
+  if (sum) {
+    tileSum =
+      m0 + m1 + m2 + m3 + m4 + m5 + m6 + m7 + m8 + p0 + p1 + p2 + p3 + p4 + p5 + p6 + p7 + p8 +
+      s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7 + s8 + z0 + z1 + z2 + z3 + z4 + z5 + z6;
+  }
+  const over =
+    (m0 + 3) | (m1 + 3) | (m2 + 3) | (m3 + 3) | (m4 + 3) | (m5 + 3) | (m6 + 3) | (m7 + 3) | (m8 + 3) |
+    (p0 + 3) | (p1 + 3) | (p2 + 3) | (p3 + 3) | (p4 + 3) | (p5 + 3) | (p6 + 3) | (p7 + 3) | (p8 + 3) |
+    (s0 + 3) | (s1 + 3) | (s2 + 3) | (s3 + 3) | (s4 + 3) | (s5 + 3) | (s6 + 3) | (s7 + 3) | (s8 + 3) |
+    (z0 + 3) | (z1 + 3) | (z2 + 3) | (z3 + 3) | (z4 + 3) | (z5 + 3) | (z6 + 3);
+  return over >>> 3 === 0;
 }
 
 /**
  * Read `counts` into key0…key3 and return the number of tiles, or −1 if an entry is not 0–4
- * (or `counts` is not 34 long). A Uint8Array takes the unrolled path; any other array-like
- * the general one.
+ * (or `counts` is not 34 long). A Uint8Array takes the straight-line path; any other
+ * array-like the general one.
  */
 function readCounts(c: ArrayLike<number>): number {
-  if (c instanceof Uint8Array && c.length === KINDS) {
-    overflow = 0;
-    tileSum = 0;
-    key0 = key9Sum(c, 0);
-    key1 = key9Sum(c, 9);
-    key2 = key9Sum(c, 18);
-    key3 = key7Sum(c);
-    return overflow >>> 3 === 0 ? tileSum : -1;
-  }
+  if (c instanceof Uint8Array && c.length === KINDS) return readKeysU8(c, true) ? tileSum : -1;
   return readCountsAny(c);
 }
 
@@ -269,10 +242,18 @@ export function masksToTiles(masks: Uint16Array, found: number): Tile[] {
  * Throws RangeError on a bad count array or meld count.
  */
 export function isWinningHand(counts: ArrayLike<number>, melds: number): boolean {
+  if (!(counts instanceof Uint8Array && counts.length === 34)) return isWinningAny(counts, melds);
   if (!bound) bindTables();
-  const ok = counts instanceof Uint8Array && counts.length === KINDS ? readKeysU8(counts) : readCountsAny(counts) >= 0;
-  if (!ok) throw badCounts(counts);
+  if (!readKeysU8(counts, false)) throw badCounts(counts);
   if (melds >>> 0 !== melds || melds > 5) checkMelds(melds);
+  return suitWin[key0]! + suitWin[key1]! + suitWin[key2]! + honorWin[key3]! === winTarget(melds);
+}
+
+/** `isWinningHand` for count arrays other than a 34-entry Uint8Array (fully checked). */
+function isWinningAny(counts: ArrayLike<number>, melds: number): boolean {
+  if (!bound) bindTables();
+  if (readCountsAny(counts) < 0) throw badCounts(counts);
+  checkMelds(melds);
   return suitWin[key0]! + suitWin[key1]! + suitWin[key2]! + honorWin[key3]! === winTarget(melds);
 }
 
