@@ -67,3 +67,20 @@ const scratchMasks = new Uint16Array(4);
 export function shantenOfKeys(k: Int32Array, o: number, tiles: number, melds: number): number {
   return shantenFromKeys(k[o]!, k[o + 1]!, k[o + 2]!, k[o + 3]!, tiles, melds);
 }
+
+/** Shanten of the hand with keys `k` at `o` less one tile `minus` (−1: none); `tiles` counts after the removal. */
+export function shantenOfKeysLess(k: Int32Array, o: number, minus: number, tiles: number, melds: number): number {
+  let k0 = k[o]!;
+  let k1 = k[o + 1]!;
+  let k2 = k[o + 2]!;
+  let k3 = k[o + 3]!;
+  if (minus >= 0) {
+    const u = keyUnit(minus);
+    const i = keyIndex(minus);
+    if (i === 0) k0 -= u;
+    else if (i === 1) k1 -= u;
+    else if (i === 2) k2 -= u;
+    else k3 -= u;
+  }
+  return shantenFromKeys(k0, k1, k2, k3, tiles, melds);
+}

@@ -18,7 +18,7 @@ import type { Profile } from '../rules/profiles.js';
 import type { Meld, PatternId, WinFacts, Wind } from '../rules/types.js';
 import { scoreHand, settle } from '../rules/index.js';
 import { ActionKind, actionKind, actionTile, action, PASS, type Action } from './actions.js';
-import { completeFromKeys, completeWithFromKeys, keyIndex, keyUnit, prepareAnalysis, shantenOfKeys, waitsFromKeys } from './analysis.js';
+import { completeFromKeys, completeWithFromKeys, keyIndex, keyUnit, prepareAnalysis, shantenOfKeys, shantenOfKeysLess, waitsFromKeys } from './analysis.js';
 import { IllegalActionError, type DecisionPhase, type HandResult, type Outcome, type Step, type Winner } from './types.js';
 
 /** Meld codes in `meldKind`. */
@@ -93,6 +93,13 @@ export class Table {
 
   /** Suit keys of each seat's concealed tiles: `keys[seat * 4 + suit]` (m, p, s, honours). */
   readonly keys = new Int32Array(16);
+  /**
+   * Shanten of each seat's hand before its draw (the 16-state), cached until the hand
+   * changes other than by a draw. A hand can win on a tile only if this is 0, and can
+   * discard into ready after a draw only if it is at most 1: most checks stop here.
+   */
+  readonly sh16 = new Int8Array(4);
+  readonly sh16Valid = new Uint8Array(4);
 
   phase = PHASE_TURN;
   /** The seat whose turn it is (also the discarder during a claim window, the konger during a rob). */
@@ -161,6 +168,7 @@ export class Table {
     this.publicSeen.fill(0);
     this.ready.fill(0);
     this.keys.fill(0);
+    this.sh16Valid.fill(0);
     this.pendingFlowers.fill(0);
     this.phase = PHASE_TURN;
     this.drawn = -1;
@@ -392,7 +400,7 @@ export class Table {
       L[n++] = discard + t;
       if (c === 4) fours++;
     }
-    if (this.rules.readyDeclaration && !this.ready[s]) n = this.addReadyDiscards(s, n);
+    if (this.rules.readyDeclaration && !this.ready[s] && (this.drawn < 0 || this.shanten16(s, this.drawn) <= 1)) n = this.addReadyDiscards(s, n);
     if (!this.afterClaim && this.drawable() > 0) {
       if (fours > 0) for (let t = 0; t < KINDS; t++) if (h[o + t] === 4) L[n++] = action(ActionKind.CONCEALED_KONG, t);
       const m0 = s * 5;
@@ -416,7 +424,7 @@ export class Table {
     }
     const t = this.drawn;
     if (t < 0) return -1;
-    if (!completeFromKeys(this.keys, s * 4, this.meldCount[s]!)) return -1;
+    if (this.shanten16(s, t) > 0 || !completeFromKeys(this.keys, s * 4, this.meldCount[s]!)) return -1;
     if (this.rules.minTai > 0 && this.scoreWin(s, t, true, false).tai < this.rules.minTai) return -1;
     return t;
   }
@@ -537,7 +545,7 @@ export class Table {
       let n = 0;
       L[o + n++] = PASS;
       const h = s * KINDS;
-      if (completeWithFromKeys(this.keys, s * 4, t, this.meldCount[s]!) && (this.rules.minTai <= 0 || this.scoreWin(s, t, false, false).tai >= this.rules.minTai)) {
+      if (this.shanten16(s, -1) <= 0 && completeWithFromKeys(this.keys, s * 4, t, this.meldCount[s]!) && (this.rules.minTai <= 0 || this.scoreWin(s, t, false, false).tai >= this.rules.minTai)) {
         L[o + n++] = action(ActionKind.WIN, t);
       }
       if (!this.ready[s] && !last) {
@@ -571,7 +579,7 @@ export class Table {
     let w = 0;
     for (let k = 1; k < 4; k++) {
       const o = (s + k) & 3;
-      if (!completeWithFromKeys(this.keys, o * 4, t, this.meldCount[o]!)) continue;
+      if (this.shanten16(o, -1) > 0 || !completeWithFromKeys(this.keys, o * 4, t, this.meldCount[o]!)) continue;
       if (this.rules.minTai > 0 && this.scoreWin(o, t, false, true).tai < this.rules.minTai) continue;
       this.windowSeats[w] = o;
       this.windowLegal[w * LEGAL_MAX] = PASS;
@@ -835,12 +843,22 @@ export class Table {
     return this.hand.subarray(s * KINDS, s * KINDS + KINDS);
   }
 
+  /** The cached 16-state shanten of seat s (`minus`: the tile drawn since, or −1). */
+  private shanten16(s: number, minus: number): number {
+    if (this.sh16Valid[s]) return this.sh16[s]!;
+    const v = shantenOfKeysLess(this.keys, s * 4, minus, this.handCount[s]! - (minus >= 0 ? 1 : 0), this.meldCount[s]!);
+    this.sh16[s] = v;
+    this.sh16Valid[s] = 1;
+    return v;
+  }
+
   private removeFromHand(s: number, t: Tile, n: number): void {
     const i = s * KINDS + t;
     if (this.hand[i]! < n) throw new Error(`internal: seat ${s} lacks ${n} of tile ${t}`);
     this.hand[i]! -= n;
     this.handCount[s]! -= n;
     this.keys[s * 4 + keyIndex(t)]! -= n * keyUnit(t);
+    this.sh16Valid[s] = 0;
   }
 
   private addToHand(s: number, t: Tile): void {
@@ -855,6 +873,7 @@ export class Table {
     this.meldTile[i] = t;
     this.meldFrom[i] = from;
     this.meldCount[s]!++;
+    this.sh16Valid[s] = 0;
   }
 
   private recordDraw(s: number, t: Tile, from: 'front' | 'back'): void {
