@@ -141,6 +141,7 @@ export class HandState {
 
   /** Waits of a hand of 16 − 3·melds tiles, ascending (kinds held four times excluded). */
   waits(): Tile[] {
+    if (this.tiles !== 16 - 3 * this.melds) this.wrongSize('waits', 16 - 3 * this.melds);
     const k = this.keys;
     const found = waitMasksFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, this.masks);
     return found === 0 ? [] : masksToTiles(this.masks, found);
@@ -151,6 +152,7 @@ export class HandState {
    * array; `out`, if given, receives the per-suit masks (bit r of out[s] = tile s·9 + r).
    */
   waitCount(out: Uint16Array = this.masks): number {
+    if (this.tiles !== 16 - 3 * this.melds) this.wrongSize('waitCount', 16 - 3 * this.melds);
     const k = this.keys;
     return waitMasksFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, out);
   }
@@ -161,6 +163,7 @@ export class HandState {
    * Returns the total number of such copies.
    */
   acceptance(unseen?: ArrayLike<number>): number {
+    if (this.tiles !== 16 - 3 * this.melds) this.wrongSize('acceptance', 16 - 3 * this.melds);
     const base = this.shanten();
     const k = this.keys;
     let total = 0;
@@ -181,6 +184,10 @@ export class HandState {
   /** A copy (same tiles and melds) that can be changed independently. */
   clone(): HandState {
     return new HandState(this.counts, this.melds);
+  }
+
+  private wrongSize(op: string, want: number): never {
+    throw new RangeError(`${op}: hand holds ${this.tiles} concealed tiles with ${this.melds} melds; expected ${want}`);
   }
 
   private refuse(op: string, t: Tile): never {

@@ -103,5 +103,7 @@ describe('HandState', () => {
     expect(() => flush.setMelds(1)).toThrow(/17 concealed tiles with 1 melds/);
     expect(flush.melds).toBe(0); // a refused change leaves the state as it was
     expect(flush.isWinning()).toBe(true);
+    expect(() => flush.waits()).toThrow(/waits: hand holds 17 concealed tiles with 0 melds; expected 16/);
+    expect(() => flush.acceptance()).toThrow(/acceptance: hand holds 17/);
   });
 });
