@@ -19,7 +19,10 @@
  *
  * Shanten then follows from one identity: the fewest tiles to draw for a complete hand of
  * n = 5 − melds sets and a pair is 3n + 2 − |hand| + min Σ_suits def (the minimum over ways
- * to share the n sets and the pair among the suits); see `analysis.ts`.
+ * to share the n sets and the pair among the suits); see `analysis.ts`. Why: for a target
+ * arrangement C, the tiles to draw are |C| − |C ∧ hand| = |C| − |hand| + (hand tiles outside
+ * C); C splits by suit and the four-copies limit is per kind, so the minimum over C is the
+ * minimum over per-suit shapes of the per-suit minima, which is what the tables combine.
  *
  * The build is lazy (first call of `handTables()`), deterministic and takes a few hundred ms.
  */
@@ -75,7 +78,9 @@ export interface HandTables {
   readonly tripleProfiles: number;
   /**
    * min Σ def for n sets + the pair over all four suits:
-   * `final[(abc·honor.profiles + h)·FINAL_STRIDE + n]`.
+   * `final[(abc·honor.profiles + h)·FINAL_STRIDE + n]`. In `combine2`, `combine3` and `final`,
+   * entries for profiles whose fewest tiles add up to more than 17 are left 0: no valid hand
+   * reads them.
    */
   readonly final: Uint8Array;
   /** Bytes held by all arrays above. */
