@@ -7,7 +7,7 @@
  * keeps the greedy pace but picks the safest of its equally fast discards.
  */
 import { ActionKind, type Action, type BotFactory, type View } from '../src/index.js';
-import { HandEval, bestClaim, bestDiscard, discardAction, findAction } from './lib.js';
+import { sharedHandEval, bestClaim, bestDiscard, discardAction, findAction } from './lib.js';
 import { greedyTurn } from './greedy.js';
 
 /** Does `seat` look ready to this view? */
@@ -37,7 +37,7 @@ export function safety(view: View, t: number, threats: readonly number[]): numbe
 
 /** The defensive bot. */
 export const defensive: BotFactory = () => {
-  const e = new HandEval();
+  const e = sharedHandEval();
   const threats: number[] = [];
   return {
     decide(view, legal): Action {

@@ -5,7 +5,7 @@
  * kong when it does not slow the hand, and ready (p0) whenever its best discard allows.
  */
 import { ActionKind, actionKind, actionTile, type BotFactory, type View, type Action } from '../src/index.js';
-import { HandEval, bestClaim, bestDiscard, discardAction, findAction } from './lib.js';
+import { HandEval, sharedHandEval, bestClaim, bestDiscard, discardAction, findAction } from './lib.js';
 
 /** One decision of the greedy strategy (shared by defensive and value as their base). */
 export function greedyDecide(e: HandEval, view: View, legal: readonly Action[]): Action {
@@ -32,7 +32,7 @@ export function greedyTurn(e: HandEval, legal: readonly Action[]): Action {
 
 /** The greedy bot. */
 export const greedy: BotFactory = () => {
-  const e = new HandEval();
+  const e = sharedHandEval();
   return { decide: (view, legal) => greedyDecide(e, view, legal) };
 };
 

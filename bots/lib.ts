@@ -5,7 +5,7 @@
  * seat has not yet seen.
  */
 import { ActionKind, actionKind, actionTile, type Action, type View } from '../src/index.js';
-import { bindTables, shantenFromKeys, waitMasksFromKeys } from '../src/hand/analysis.js';
+import { bindTables, honorProfileOf, shantenFromKeys, shantenFromProfiles, suitProfileOf, waitMasksFromKeys } from '../src/hand/analysis.js';
 
 const POW5 = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625] as const;
 
@@ -16,6 +16,19 @@ export function keyOf(t: number): number {
 /** What tile t adds to its key. */
 export function unitOf(t: number): number {
   return POW5[t < 27 ? t % 9 : t - 27]!;
+}
+
+/**
+ * Memo of `ukeire` counts by (discard suit, its profile after the discard), shared by every
+ * HandEval: an entry is valid only for the load whose stamp it carries, and stamps never repeat
+ * (a Number counts far past any run's decisions).
+ */
+const MEMO = new Int32Array(4 * 256);
+const MEMO_S = new Int8Array(4 * 256);
+const MEMO_STAMP = new Float64Array(4 * 256).fill(-1);
+let stampCounter = 0;
+function nextStamp(): number {
+  return ++stampCounter;
 }
 
 /** A seat's concealed hand, loaded from its view, with cheap shanten queries. */
@@ -47,6 +60,7 @@ export class HandEval {
     this.melds = view.meldCount(view.seat);
     this.view = view;
     this.unseenFresh = false;
+    this.stamp = nextStamp();
     return this;
   }
 
@@ -101,6 +115,13 @@ export class HandEval {
   /**
    * Improving tiles after discarding `t` from a 17-state hand: the unseen copies of every
    * kind whose draw lowers the shanten below `s` (the shanten after the discard).
+   *
+   * Shanten depends on the keys only through each suit's profile id, and a discard and a
+   * draw change at most two suits. So per decision the loaded hand's four profiles and the
+   * profile of each suit with one tile added are read once; and the count over the drawn
+   * kinds outside the discard's suit depends only on (that suit, its profile after the
+   * discard, s): it is memoised, so discards that leave their suit in the same profile
+   * share it.
    */
   ukeire(t: number, s: number): number {
     this.ensureUnseen();
@@ -108,35 +129,102 @@ export class HandEval {
     const c = this.counts;
     const ti = keyOf(t);
     const tu = unitOf(t);
-    const k0 = k[0]! - (ti === 0 ? tu : 0);
-    const k1 = k[1]! - (ti === 1 ? tu : 0);
-    const k2 = k[2]! - (ti === 2 ? tu : 0);
-    const k3 = k[3]! - (ti === 3 ? tu : 0);
-    let total = 0;
     if (s === 0) {
+      const k0 = k[0]! - (ti === 0 ? tu : 0);
+      const k1 = k[1]! - (ti === 1 ? tu : 0);
+      const k2 = k[2]! - (ti === 2 ? tu : 0);
+      const k3 = k[3]! - (ti === 3 ? tu : 0);
       // Ready after the discard: the improving tiles are the waits (one table walk).
       waitMasksFromKeys(k0, k1, k2, k3, this.masks);
+      let total = 0;
       for (let i = 0; i < 4; i++) {
         for (let bits = this.masks[i]!; bits !== 0; bits &= bits - 1) total += this.unseen[i * 9 + 31 - Math.clz32(bits & -bits)]!;
       }
       return total;
     }
-    c[t]!--;
+    const P = this.prof;
+    if (this.profStamp !== this.stamp) {
+      P[0] = suitProfileOf(k[0]!);
+      P[1] = suitProfileOf(k[1]!);
+      P[2] = suitProfileOf(k[2]!);
+      P[3] = honorProfileOf(k[3]!);
+      this.profStamp = this.stamp;
+    }
+    const ki = k[ti]! - tu;
+    const q = ti === 3 ? honorProfileOf(ki) : suitProfileOf(ki);
     const tiles = this.tiles;
     const m = this.melds;
-    for (let u = 0; u < 34; u++) {
+    const slot = ti * 256 + q;
+    let total: number;
+    if (this.memoStamp[slot] === this.stamp && this.memoS[slot] === s) total = this.memo[slot]!;
+    else {
+      // Drawn kinds in the other suits: that suit's profile with the tile added, the discard's suit at q.
+      total = 0;
+      const p0 = ti === 0 ? q : P[0]!;
+      const p1 = ti === 1 ? q : P[1]!;
+      const p2 = ti === 2 ? q : P[2]!;
+      const p3 = ti === 3 ? q : P[3]!;
+      for (let u = 0; u < 34; u++) {
+        const ui = keyOf(u);
+        if (ui === ti) continue;
+        const left = this.unseen[u]!;
+        if (left === 0 || !near(c, u)) continue;
+        const a = this.addedProfile(u);
+        const sh = shantenFromProfiles(ui === 0 ? a : p0, ui === 1 ? a : p1, ui === 2 ? a : p2, ui === 3 ? a : p3, tiles, m);
+        if (sh < s) total += left;
+      }
+      this.memo[slot] = total;
+      this.memoS[slot] = s;
+      this.memoStamp[slot] = this.stamp;
+    }
+    // Drawn kinds in the discard's own suit.
+    c[t]!--;
+    const from = ti * 9;
+    const to = ti === 3 ? 34 : from + 9;
+    for (let u = from; u < to; u++) {
       const left = this.unseen[u]!;
       if (left === 0 || !near(c, u)) continue;
-      const ui = keyOf(u);
-      const uu = unitOf(u);
-      const sh = shantenFromKeys(ui === 0 ? k0 + uu : k0, ui === 1 ? k1 + uu : k1, ui === 2 ? k2 + uu : k2, ui === 3 ? k3 + uu : k3, tiles, m);
+      const kk = ki + unitOf(u);
+      const a = ti === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
+      const sh = shantenFromProfiles(ti === 0 ? a : P[0]!, ti === 1 ? a : P[1]!, ti === 2 ? a : P[2]!, ti === 3 ? a : P[3]!, tiles, m);
       if (sh < s) total += left;
     }
     c[t]!++;
     return total;
   }
 
+  /** Profile of kind u's suit in the loaded hand with one u added (read once per decision). */
+  private addedProfile(u: number): number {
+    if (this.addStamp[u] === this.stamp) return this.added[u]!;
+    const i = keyOf(u);
+    const kk = this.keys[i]! + unitOf(u);
+    const a = i === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
+    this.added[u] = a;
+    this.addStamp[u] = this.stamp;
+    return a;
+  }
+
+  /** This load's stamp (unique in the process): the shared per-decision memos below are valid while theirs equals it. */
+  private stamp = 0;
+  private profStamp = -1;
+  private readonly prof = new Uint8Array(4);
+  private readonly added = new Uint8Array(34);
+  private readonly addStamp = new Float64Array(34).fill(-1);
+  private readonly memo = MEMO;
+  private readonly memoS = MEMO_S;
+  private readonly memoStamp = MEMO_STAMP;
   private readonly masks = new Uint16Array(4);
+}
+
+let shared: HandEval | null = null;
+
+/**
+ * The HandEval the built-in bots share (made on first use). Safe because every decision
+ * loads it from its own view first and is done with it when `decide` returns (decisions are
+ * synchronous and never nest); it saves allocating one per seat per hand.
+ */
+export function sharedHandEval(): HandEval {
+  return (shared ??= new HandEval());
 }
 
 /** Can drawing u possibly help hand `c` (a copy held, or a suit neighbour within two)? */

@@ -7,7 +7,7 @@
  * it claims pungs that keep its pace and prefers to break runs over pairs.
  */
 import { ActionKind, actionKind, actionTile, type Action, type BotFactory, type View } from '../src/index.js';
-import { HandEval, bestClaim, bestDiscard, discardAction, findAction } from './lib.js';
+import { sharedHandEval, bestClaim, bestDiscard, discardAction, findAction } from './lib.js';
 
 /** Is t a dragon, or this seat's or the round's wind? */
 function valuableHonor(view: View, t: number): boolean {
@@ -38,7 +38,7 @@ function pungishness(view: View): number {
 
 /** The value bot. */
 export const value: BotFactory = () => {
-  const e = new HandEval();
+  const e = sharedHandEval();
   return {
     decide(view, legal): Action {
       const win = findAction(legal, ActionKind.WIN);

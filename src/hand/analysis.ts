@@ -182,6 +182,26 @@ export function shantenFromKeys(k0: number, k1: number, k2: number, k3: number, 
   return finalMin[(abc * honorProfiles + honorProfile[k3]!) * FINAL_STRIDE + n]! + 3 * n + 1 - tiles;
 }
 
+/** Deficiency-profile id of a number-suit key (the first step of `shantenFromKeys`; tables bound). */
+export function suitProfileOf(k: number): number {
+  return suitProfile[k]!;
+}
+
+/** Deficiency-profile id of an honours key. */
+export function honorProfileOf(k: number): number {
+  return honorProfile[k]!;
+}
+
+/**
+ * `shantenFromKeys` from the four suits' profile ids (`suitProfileOf` ×3, `honorProfileOf`):
+ * callers that vary one suit at a time read each suit's profile once and reuse it.
+ */
+export function shantenFromProfiles(p0: number, p1: number, p2: number, p3: number, tiles: number, melds: number): number {
+  const n = 5 - melds;
+  const abc = combine3[combine2[p0 * suitProfiles + p1]! * suitProfiles + p2]!;
+  return finalMin[(abc * honorProfiles + p3) * FINAL_STRIDE + n]! + 3 * n + 1 - tiles;
+}
+
 /**
  * Wait masks from suit keys of a hand of 16 − 3·melds tiles: bit r of `out[s]` (s = 0 m, 1 p,
  * 2 s, 3 honours) set if tile s·9 + r completes the hand. Returns the number of tiles set.
