@@ -7,7 +7,6 @@
  * which hands are played or the number of workers. Streams use seedrandom's `alea`
  * generator (fast, 32-bit state, good statistical quality).
  */
-import seedrandom from 'seedrandom';
 
 /** A seeded uniform stream on [0, 1). */
 export type Rng = () => number;
@@ -78,10 +77,69 @@ export function botSeed(experimentSeed: string, handKey: number, seat: number): 
   return deriveSeed(experimentSeed, 'bot', handKey, seat);
 }
 
-/** A uniform [0, 1) stream (seedrandom alea) from a seed string. */
+/**
+ * A uniform [0, 1) stream from a seed string: seedrandom's `alea`, value for value (the same
+ * Mash seeding and the same floating-point steps, checked against seedrandom in
+ * test/engine/rng.test.ts), without its per-stream objects and closures. Five streams are
+ * seeded per hand, so seeding cost is hot-path cost.
+ */
 export function makeRng(seed: string): Rng {
-  return seedrandom.alea(seed);
+  const str = String(seed);
+  // Mash, continued from its state after the three mash(' ') calls of alea's seeding.
+  let n = MASH_AFTER_SPACES;
+  let s0 = S0_SPACE;
+  let s1 = S1_SPACE;
+  let s2 = S2_SPACE;
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < str.length; i++) {
+      n += str.charCodeAt(i);
+      let h = 0.02519603282416938 * n;
+      n = h >>> 0;
+      h -= n;
+      h *= n;
+      n = h >>> 0;
+      h -= n;
+      n += h * 0x100000000;
+    }
+    const m = (n >>> 0) * 2.3283064365386963e-10;
+    if (round === 0) {
+      s0 -= m;
+      if (s0 < 0) s0 += 1;
+    } else if (round === 1) {
+      s1 -= m;
+      if (s1 < 0) s1 += 1;
+    } else {
+      s2 -= m;
+      if (s2 < 0) s2 += 1;
+    }
+  }
+  let c = 1;
+  return () => {
+    const t = 2091639 * s0 + c * 2.3283064365386963e-10;
+    s0 = s1;
+    s1 = s2;
+    return (s2 = t - (c = t | 0));
+  };
 }
+
+/** Alea's seeding constants: Mash state and s0–s2 after mash(' ') three times from Mash's start. */
+let MASH_AFTER_SPACES = 0xefc8249d;
+function mashSpace(): number {
+  let n = MASH_AFTER_SPACES;
+  n += 32;
+  let h = 0.02519603282416938 * n;
+  n = h >>> 0;
+  h -= n;
+  h *= n;
+  n = h >>> 0;
+  h -= n;
+  n += h * 0x100000000;
+  MASH_AFTER_SPACES = n;
+  return (n >>> 0) * 2.3283064365386963e-10;
+}
+const S0_SPACE = mashSpace();
+const S1_SPACE = mashSpace();
+const S2_SPACE = mashSpace();
 
 /** An integer in [0, n) from a stream. */
 export function randInt(rng: Rng, n: number): number {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { botSeed, deriveSeed, handSeed, hash53, makeRng } from '../../src/core/rng.js';
 import { buildWall, orderedTiles } from '../../src/core/wall.js';
+import seedrandom from 'seedrandom';
 
 describe('seeds', () => {
   it('deriveSeed hashes the coordinates as one string (parent NUL coords joined by SOH)', () => {
@@ -23,6 +24,13 @@ describe('seeds', () => {
     expect([b(), b(), b()]).toEqual(xs);
     expect(makeRng('y')()).not.toBe(xs[0]);
     for (const x of xs) expect(x >= 0 && x < 1).toBe(true);
+  });
+  it('makeRng is seedrandom alea, value for value', () => {
+    for (const seed of ['', ' ', 'x', 'r1', handSeed('s', 7), botSeed('exp', 123456, 2), 'ünïcödé ✓', 'a'.repeat(300)]) {
+      const ours = makeRng(seed);
+      const theirs = seedrandom.alea(seed);
+      for (let i = 0; i < 1000; i++) expect(ours()).toBe(theirs());
+    }
   });
   it('a wall is a permutation of the 144 tiles', () => {
     const w = Array.from(buildWall('s', 3)).sort((p, q) => p - q);
