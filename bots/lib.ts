@@ -48,14 +48,28 @@ export class HandEval {
   /** Load the seat's hand (and unseen counts) from its view. */
   load(view: View): this {
     const k = this.keys;
-    k[0] = k[1] = k[2] = k[3] = 0;
+    const h = view.hand;
+    const counts = this.counts;
+    counts.set(h);
+    // Per-suit Horner, highest rank first: key = Σ count · 5^(rank − 1).
     let n = 0;
-    for (let t = 0; t < 34; t++) {
-      const c = view.hand[t]!;
-      this.counts[t] = c;
-      n += c;
-      if (c) k[keyOf(t)]! += c * unitOf(t);
+    for (let i = 0; i < 3; i++) {
+      const o = i * 9;
+      let key = 0;
+      for (let r = 8; r >= 0; r--) {
+        const c = counts[o + r]!;
+        key = key * 5 + c;
+        n += c;
+      }
+      k[i] = key;
     }
+    let z = 0;
+    for (let t = 33; t >= 27; t--) {
+      const c = counts[t]!;
+      z = z * 5 + c;
+      n += c;
+    }
+    k[3] = z;
     this.tiles = n;
     this.melds = view.meldCount(view.seat);
     this.view = view;
