@@ -5,7 +5,7 @@
  * seat has not yet seen.
  */
 import { ActionKind, actionKind, actionTile, type Action, type View } from '../src/index.js';
-import { bindTables, honorProfileOf, shantenFromKeys, shantenFromProfiles, suitProfileOf, waitMasksFromKeys } from '../src/hand/analysis.js';
+import { bindTables, honorProfileOf, pairProfileOf, shantenFromKeys, shantenFromTriple, suitProfileOf, tripleProfileOf, waitMasksFromKeys } from '../src/hand/analysis.js';
 
 const POW5 = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625] as const;
 
@@ -156,36 +156,40 @@ export class HandEval {
       }
       return total;
     }
+    if (this.prepStamp !== this.stamp) this.prepare();
     const P = this.prof;
-    if (this.profStamp !== this.stamp) {
-      P[0] = suitProfileOf(k[0]!);
-      P[1] = suitProfileOf(k[1]!);
-      P[2] = suitProfileOf(k[2]!);
-      P[3] = honorProfileOf(k[3]!);
-      this.profStamp = this.stamp;
-    }
+    const R = this.restPair;
     const ki = k[ti]! - tu;
     const q = ti === 3 ? honorProfileOf(ki) : suitProfileOf(ki);
     const tiles = this.tiles;
     const m = this.melds;
     const slot = ti * 256 + q;
-    let total: number;
+    let total = 0;
     if (this.memoStamp[slot] === this.stamp && this.memoS[slot] === s) total = this.memo[slot]!;
     else {
-      // Drawn kinds in the other suits: that suit's profile with the tile added, the discard's suit at q.
-      total = 0;
-      const p0 = ti === 0 ? q : P[0]!;
-      const p1 = ti === 1 ? q : P[1]!;
-      const p2 = ti === 2 ? q : P[2]!;
-      const p3 = ti === 3 ? q : P[3]!;
-      for (let u = 0; u < 34; u++) {
-        const ui = keyOf(u);
-        if (ui === ti) continue;
-        const left = this.unseen[u]!;
-        if (left === 0 || !near(c, u)) continue;
-        const a = this.addedProfile(u);
-        const sh = shantenFromProfiles(ui === 0 ? a : p0, ui === 1 ? a : p1, ui === 2 ? a : p2, ui === 3 ? a : p3, tiles, m);
-        if (sh < s) total += left;
+      // Drawn kinds in the other suits (the near, unseen ones listed by prepare()): the other
+      // two suits are combined first, so each kind costs one or two table reads.
+      const W = this.withQ;
+      let abcQ = 0;
+      if (ti === 3) {
+        W[0] = R[0]!;
+        W[1] = R[1]!;
+        W[2] = R[2]!;
+      } else {
+        const o1 = ti === 0 ? 1 : 0;
+        const o2 = ti === 2 ? 1 : 2;
+        W[o1] = pairProfileOf(P[o2]!, q);
+        W[o2] = pairProfileOf(P[o1]!, q);
+        abcQ = tripleProfileOf(R[ti]!, q);
+      }
+      const h = ti === 3 ? q : P[3]!;
+      const L = this.listU;
+      for (let x = 0; x < this.listN; x++) {
+        const j = this.listJ[x]!;
+        if (j === ti) continue;
+        const a = this.listA[x]!;
+        const sh = j === 3 ? shantenFromTriple(abcQ, a, tiles, m) : shantenFromTriple(tripleProfileOf(W[j]!, a), h, tiles, m);
+        if (sh < s) total += this.unseen[L[x]!]!;
       }
       this.memo[slot] = total;
       this.memoS[slot] = s;
@@ -199,31 +203,63 @@ export class HandEval {
       const left = this.unseen[u]!;
       if (left === 0 || !near(c, u)) continue;
       const kk = ki + unitOf(u);
-      const a = ti === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
-      const sh = shantenFromProfiles(ti === 0 ? a : P[0]!, ti === 1 ? a : P[1]!, ti === 2 ? a : P[2]!, ti === 3 ? a : P[3]!, tiles, m);
+      const sh =
+        ti === 3
+          ? shantenFromTriple(this.abc, honorProfileOf(kk), tiles, m)
+          : shantenFromTriple(tripleProfileOf(R[ti]!, suitProfileOf(kk)), P[3]!, tiles, m);
       if (sh < s) total += left;
     }
     c[t]!++;
     return total;
   }
 
-  /** Profile of kind u's suit in the loaded hand with one u added (read once per decision). */
-  private addedProfile(u: number): number {
-    if (this.addStamp[u] === this.stamp) return this.added[u]!;
-    const i = keyOf(u);
-    const kk = this.keys[i]! + unitOf(u);
-    const a = i === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
-    this.added[u] = a;
-    this.addStamp[u] = this.stamp;
-    return a;
+  /**
+   * Per-decision setup of `ukeire`: the four suits' profiles, each number suit's two others
+   * combined, the three number suits combined, and the list of drawable kinds near the hand
+   * with the profile of their suit once drawn.
+   */
+  private prepare(): void {
+    const k = this.keys;
+    const P = this.prof;
+    const R = this.restPair;
+    P[0] = suitProfileOf(k[0]!);
+    P[1] = suitProfileOf(k[1]!);
+    P[2] = suitProfileOf(k[2]!);
+    P[3] = honorProfileOf(k[3]!);
+    R[0] = pairProfileOf(P[1]!, P[2]!);
+    R[1] = pairProfileOf(P[0]!, P[2]!);
+    R[2] = pairProfileOf(P[0]!, P[1]!);
+    this.abc = tripleProfileOf(R[2]!, P[2]!);
+    let n = 0;
+    for (let u = 0; u < 34; u++) {
+      if (this.unseen[u] === 0 || !near(this.counts, u)) continue;
+      const j = keyOf(u);
+      const kk = k[j]! + unitOf(u);
+      this.listU[n] = u;
+      this.listJ[n] = j;
+      this.listA[n] = j === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
+      n++;
+    }
+    this.listN = n;
+    this.prepStamp = this.stamp;
   }
 
   /** This load's stamp (unique in the process): the shared per-decision memos below are valid while theirs equals it. */
   private stamp = 0;
-  private profStamp = -1;
-  private readonly prof = new Uint8Array(4);
-  private readonly added = new Uint8Array(34);
-  private readonly addStamp = new Float64Array(34).fill(-1);
+  private prepStamp = -1;
+  /** Profile ids of the loaded hand's suits (m, p, s, honours). */
+  private readonly prof = new Uint16Array(4);
+  /** For number suit i: the other two number suits combined. */
+  private readonly restPair = new Uint16Array(3);
+  /** The three number suits combined. */
+  private abc = 0;
+  /** Scratch: for number suit j, the other number suit combined with the discard's suit. */
+  private readonly withQ = new Uint16Array(3);
+  /** Near, unseen kinds: tile, suit, profile of the suit with it drawn. */
+  private readonly listU = new Uint8Array(34);
+  private readonly listJ = new Uint8Array(34);
+  private readonly listA = new Uint16Array(34);
+  private listN = 0;
   private readonly memo = MEMO;
   private readonly memoS = MEMO_S;
   private readonly memoStamp = MEMO_STAMP;
