@@ -85,14 +85,25 @@ export function botSeed(experimentSeed: string, handKey: number, seat: number): 
  */
 export function makeRng(seed: string): Rng {
   const str = String(seed);
+  const len = str.length;
+  const codes = len <= CODES.length ? CODES : new Uint16Array(len);
+  for (let i = 0; i < len; i++) codes[i] = str.charCodeAt(i);
+  return aleaFromCodes(codes, len);
+}
+
+/** Char codes of the seed being mashed (module scratch: seeding never re-enters). */
+const CODES = new Uint16Array(256);
+
+/** Alea seeded with the string whose char codes are `codes[0..len)`. */
+function aleaFromCodes(codes: Uint16Array, len: number): Rng {
   // Mash, continued from its state after the three mash(' ') calls of alea's seeding.
   let n = MASH_AFTER_SPACES;
   let s0 = S0_SPACE;
   let s1 = S1_SPACE;
   let s2 = S2_SPACE;
   for (let round = 0; round < 3; round++) {
-    for (let i = 0; i < str.length; i++) {
-      n += str.charCodeAt(i);
+    for (let i = 0; i < len; i++) {
+      n += codes[i]!;
       let h = 0.02519603282416938 * n;
       n = h >>> 0;
       h -= n;
@@ -120,6 +131,83 @@ export function makeRng(seed: string): Rng {
     s1 = s2;
     return (s2 = t - (c = t | 0));
   };
+}
+
+/** `makeRng(handSeed(experimentSeed, handKey))`, without building the seed string. */
+export function wallRng(experimentSeed: string, handKey: number): Rng {
+  checkHandKey(handKey);
+  feedParent(experimentSeed);
+  feed('wall');
+  feedCode(1);
+  feedUint(handKey);
+  return aleaFromCodes(CODES, digestCodes(CODES));
+}
+
+/** `makeRng(botSeed(experimentSeed, handKey, seat))`, without building the seed string. */
+export function botRng(experimentSeed: string, handKey: number, seat: number): Rng {
+  checkHandKey(handKey);
+  if (!Number.isInteger(seat) || seat < 0 || seat > 3) throw new RangeError(`seat must be 0–3, got ${seat}`);
+  feedParent(experimentSeed);
+  feed('bot');
+  feedCode(1);
+  feedUint(handKey);
+  feedCode(1);
+  feedUint(seat);
+  return aleaFromCodes(CODES, digestCodes(CODES));
+}
+
+/** Start a hash with `parent + "\u0000"` fed (the lanes after it are kept for the last parent seen). */
+function feedParent(parent: string): void {
+  if (parent === lastParent) {
+    lane1 = parentLane1;
+    lane2 = parentLane2;
+    return;
+  }
+  lane1 = 0xdeadbeef;
+  lane2 = 0x41c6ce57;
+  feed(parent);
+  feedCode(0);
+  lastParent = parent;
+  parentLane1 = lane1;
+  parentLane2 = lane2;
+}
+let lastParent: string | null = null;
+let parentLane1 = 0;
+let parentLane2 = 0;
+
+function feedCode(c: number): void {
+  lane1 = Math.imul(lane1 ^ c, 2654435761);
+  lane2 = Math.imul(lane2 ^ c, 1597334677);
+}
+
+/** Feed the decimal digits of a non-negative safe integer (the characters of `String(x)`). */
+function feedUint(x: number): void {
+  let n = 0;
+  do {
+    DIGITS[n++] = x % 10;
+    x = Math.floor(x / 10);
+  } while (x > 0);
+  while (n > 0) feedCode(48 + DIGITS[--n]!);
+}
+const DIGITS = new Uint8Array(16);
+
+/** `digest()` as char codes (14 lower-case hex digits) in `out`; returns 14. */
+function digestCodes(out: Uint16Array): number {
+  let h1 = lane1;
+  let h2 = lane2;
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  const hi = (h2 >>> 0) & 0x1fffff;
+  const lo = h1 >>> 0;
+  for (let i = 0; i < 6; i++) {
+    const d = (hi >>> (4 * (5 - i))) & 15;
+    out[i] = d < 10 ? 48 + d : 87 + d;
+  }
+  for (let i = 0; i < 8; i++) {
+    const d = (lo >>> (4 * (7 - i))) & 15;
+    out[6 + i] = d < 10 ? 48 + d : 87 + d;
+  }
+  return 14;
 }
 
 /** Alea's seeding constants: Mash state and s0–s2 after mash(' ') three times from Mash's start. */

@@ -2,7 +2,7 @@
  * playHand: one hand from setup to settlement, bots deciding from their views. Plain
  * data in, plain data out; the same inputs always give the same HandResult.
  */
-import { botSeed, makeRng } from '../core/rng.js';
+import { botRng } from '../core/rng.js';
 import type { Tile } from '../core/tiles.js';
 import type { Profile } from '../rules/profiles.js';
 import { WIND_LETTERS, type Wind } from '../rules/types.js';
@@ -117,7 +117,7 @@ function run(slot: Slot, input: HandInput): HandResult {
 /** The seat's stream, created on its first use (bots that never draw a number cost nothing). */
 function lazyRng(seed: string, handKey: number, seat: number): () => number {
   let g: (() => number) | null = null;
-  return () => (g ??= makeRng(botSeed(seed, handKey, seat)))();
+  return () => (g ??= botRng(seed, handKey, seat))();
 }
 
 /** The `tw16 replay` command that reproduces a hand. */

@@ -1,6 +1,6 @@
 /** Seed derivation: hashing coordinates, never a shared stream. */
 import { describe, expect, it } from 'vitest';
-import { botSeed, deriveSeed, handSeed, hash53, makeRng } from '../../src/core/rng.js';
+import { botRng, botSeed, deriveSeed, handSeed, hash53, makeRng, wallRng } from '../../src/core/rng.js';
 import { buildWall, orderedTiles } from '../../src/core/wall.js';
 import seedrandom from 'seedrandom';
 
@@ -31,6 +31,22 @@ describe('seeds', () => {
       const theirs = seedrandom.alea(seed);
       for (let i = 0; i < 1000; i++) expect(ours()).toBe(theirs());
     }
+  });
+  it('wallRng and botRng are the streams of handSeed and botSeed', () => {
+    for (const seed of ['exp', 'r1', '', 'ünï', 'exp']) {
+      for (const key of [0, 1, 9, 10, 12345, 2 ** 40 + 7, Number.MAX_SAFE_INTEGER]) {
+        const w = wallRng(seed, key);
+        const w2 = makeRng(handSeed(seed, key));
+        for (let i = 0; i < 20; i++) expect(w()).toBe(w2());
+        for (let s = 0; s < 4; s++) {
+          const b = botRng(seed, key, s);
+          const b2 = makeRng(botSeed(seed, key, s));
+          for (let i = 0; i < 20; i++) expect(b()).toBe(b2());
+        }
+      }
+    }
+    expect(() => botRng('s', 1, 4)).toThrow(/seat must be 0–3, got 4/);
+    expect(() => wallRng('s', -1)).toThrow(/hand key must be a non-negative integer/);
   });
   it('a wall is a permutation of the 144 tiles', () => {
     const w = Array.from(buildWall('s', 3)).sort((p, q) => p - q);
