@@ -394,11 +394,13 @@ export class Table {
     }
     let fours = 0;
     const discard = ActionKind.DISCARD * 64;
+    // Branch-free compaction: which kinds a hand holds is unpredictable, so an `if` per kind
+    // costs a mispredicted branch about every other kind. (c + 255) >> 8 is 1 for c = 1…4, 0 for 0.
     for (let t = 0; t < KINDS; t++) {
       const c = h[o + t]!;
-      if (c === 0) continue;
-      L[n++] = discard + t;
-      if (c === 4) fours++;
+      L[n] = discard + t;
+      n += (c + 255) >> 8;
+      fours += c >> 2;
     }
     if (this.rules.readyDeclaration && !this.ready[s] && (this.drawn < 0 || this.shanten16(s, this.drawn) <= 1)) n = this.addReadyDiscards(s, n);
     if (!this.afterClaim && this.drawable() > 0) {
