@@ -285,11 +285,14 @@ function near(c: Uint8Array, u: number): boolean {
   return (r >= 1 && c[u - 1]! > 0) || (r >= 2 && c[u - 2]! > 0) || (r <= 7 && c[u + 1]! > 0) || (r <= 6 && c[u + 2]! > 0);
 }
 
-/** The first legal action of a kind (with a tile, if given), or −1. */
+/** The first legal action of a kind (with a tile, if given), or −1. `legal` must be sorted ascending, as the engine gives it. */
 export function findAction(legal: readonly Action[], kind: number, tile = -1): Action {
+  // Legal actions are sorted ascending (kind-major), so the search stops past `kind`.
   for (let i = 0; i < legal.length; i++) {
     const a = legal[i]!;
-    if (actionKind(a) === kind && (tile < 0 || actionTile(a) === tile)) return a;
+    const k = actionKind(a);
+    if (k === kind && (tile < 0 || actionTile(a) === tile)) return a;
+    if (k > kind) break;
   }
   return -1;
 }

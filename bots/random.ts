@@ -8,7 +8,13 @@ import { ActionKind, actionKind, type BotFactory } from '../src/index.js';
 /** The random bot. */
 export const random: BotFactory = (_seat, rng) => ({
   decide(_view, legal) {
-    for (let i = 0; i < legal.length; i++) if (actionKind(legal[i]!) === ActionKind.WIN) return legal[i]!;
+    // Legal actions come sorted ascending and pass (0) < win (kind 1) < everything else, so
+    // a win can only be among the first two: stop at the first action past the win kind.
+    for (let i = 0; i < legal.length; i++) {
+      const k = actionKind(legal[i]!);
+      if (k === ActionKind.WIN) return legal[i]!;
+      if (k > ActionKind.WIN) break;
+    }
     return legal[Math.floor(rng() * legal.length)]!;
   },
 });
