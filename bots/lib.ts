@@ -195,21 +195,25 @@ export class HandEval {
       this.memoS[slot] = s;
       this.memoStamp[slot] = this.stamp;
     }
-    // Drawn kinds in the discard's own suit.
-    c[t]!--;
+    // Drawn kinds in the discard's own suit: those near what the suit still holds (a held
+    // kind or, in a number suit, a neighbour within two), as a rank bitmask.
     const from = ti * 9;
-    const to = ti === 3 ? 34 : from + 9;
-    for (let u = from; u < to; u++) {
-      const left = this.unseen[u]!;
-      if (left === 0 || !near(c, u)) continue;
-      const kk = ki + unitOf(u);
+    const r = t - from;
+    const held = c[t] === 1 ? this.heldMask[ti]! & ~(1 << r) : this.heldMask[ti]!;
+    let nearMask = held;
+    if (ti !== 3) nearMask = (held | (held << 1) | (held << 2) | (held >> 1) | (held >> 2)) & 0x1ff;
+    const unitBase = this.unitBase;
+    for (let bits = nearMask; bits !== 0; bits &= bits - 1) {
+      const rank = 31 - Math.clz32(bits & -bits);
+      const left = this.unseen[from + rank]!;
+      if (left === 0) continue;
+      const kk = ki + unitBase[rank]!;
       const sh =
         ti === 3
           ? shantenFromTriple(this.abc, honorProfileOf(kk), tiles, m)
           : shantenFromTriple(tripleProfileOf(R[ti]!, suitProfileOf(kk)), P[3]!, tiles, m);
       if (sh < s) total += left;
     }
-    c[t]!++;
     return total;
   }
 
@@ -241,6 +245,9 @@ export class HandEval {
       n++;
     }
     this.listN = n;
+    const H = this.heldMask;
+    H[0] = H[1] = H[2] = H[3] = 0;
+    for (let u = 0; u < 34; u++) if (this.counts[u]! > 0) H[keyOf(u)]! |= 1 << (u < 27 ? u % 9 : u - 27);
     this.prepStamp = this.stamp;
   }
 
@@ -260,6 +267,9 @@ export class HandEval {
   private readonly listJ = new Uint8Array(34);
   private readonly listA = new Uint16Array(34);
   private listN = 0;
+  /** Bit r of suit i: the loaded hand holds rank r + 1 of it. */
+  private readonly heldMask = new Uint16Array(4);
+  private readonly unitBase = POW5;
   private readonly memo = MEMO;
   private readonly memoS = MEMO_S;
   private readonly memoStamp = MEMO_STAMP;
