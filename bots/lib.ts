@@ -223,17 +223,8 @@ export class HandEval {
    * with the profile of their suit once drawn.
    */
   private prepare(): void {
+    if (this.profStamp !== this.stamp) this.prepareProfiles();
     const k = this.keys;
-    const P = this.prof;
-    const R = this.restPair;
-    P[0] = suitProfileOf(k[0]!);
-    P[1] = suitProfileOf(k[1]!);
-    P[2] = suitProfileOf(k[2]!);
-    P[3] = honorProfileOf(k[3]!);
-    R[0] = pairProfileOf(P[1]!, P[2]!);
-    R[1] = pairProfileOf(P[0]!, P[2]!);
-    R[2] = pairProfileOf(P[0]!, P[1]!);
-    this.abc = tripleProfileOf(R[2]!, P[2]!);
     let n = 0;
     for (let u = 0; u < 34; u++) {
       if (this.unseen[u] === 0 || !near(this.counts, u)) continue;
@@ -245,15 +236,45 @@ export class HandEval {
       n++;
     }
     this.listN = n;
+    this.prepStamp = this.stamp;
+  }
+
+  /** Per-decision: the suits' profiles, their combinations, and the held-ranks masks. */
+  private prepareProfiles(): void {
+    const k = this.keys;
+    const P = this.prof;
+    const R = this.restPair;
+    P[0] = suitProfileOf(k[0]!);
+    P[1] = suitProfileOf(k[1]!);
+    P[2] = suitProfileOf(k[2]!);
+    P[3] = honorProfileOf(k[3]!);
+    R[0] = pairProfileOf(P[1]!, P[2]!);
+    R[1] = pairProfileOf(P[0]!, P[2]!);
+    R[2] = pairProfileOf(P[0]!, P[1]!);
+    this.abc = tripleProfileOf(R[2]!, P[2]!);
     const H = this.heldMask;
     H[0] = H[1] = H[2] = H[3] = 0;
     for (let u = 0; u < 34; u++) if (this.counts[u]! > 0) H[keyOf(u)]! |= 1 << (u < 27 ? u % 9 : u - 27);
-    this.prepStamp = this.stamp;
+    this.profStamp = this.stamp;
+  }
+
+  /**
+   * Shanten after discarding one `t` (`shantenAfter(t, 1, −1, melds)`): only t's suit changes,
+   * so one profile read and two combining reads.
+   */
+  discardShanten(t: number): number {
+    if (this.profStamp !== this.stamp) this.prepareProfiles();
+    const ti = keyOf(t);
+    const kk = this.keys[ti]! - unitOf(t);
+    const tiles = this.tiles - 1;
+    if (ti === 3) return shantenFromTriple(this.abc, honorProfileOf(kk), tiles, this.melds);
+    return shantenFromTriple(tripleProfileOf(this.restPair[ti]!, suitProfileOf(kk)), this.prof[3]!, tiles, this.melds);
   }
 
   /** This load's stamp (unique in the process): the shared per-decision memos below are valid while theirs equals it. */
   private stamp = 0;
   private prepStamp = -1;
+  private profStamp = -1;
   /** Profile ids of the loaded hand's suits (m, p, s, honours). */
   private readonly prof = new Uint16Array(4);
   /** For number suit i: the other two number suits combined. */
@@ -322,7 +343,7 @@ export function bestDiscard(e: HandEval, legal: readonly Action[], slack = 0, ex
     const a = legal[i]!;
     if (actionKind(a) !== ActionKind.DISCARD) continue;
     const t = actionTile(a);
-    const s = e.shantenAfter(t, 1, -1, e.melds);
+    const s = e.discardShanten(t);
     sh[t] = s;
     if (s < min) min = s;
   }
