@@ -2,7 +2,7 @@
  * playHand: one hand from setup to settlement, bots deciding from their views. Plain
  * data in, plain data out; the same inputs always give the same HandResult.
  */
-import { botRng } from '../core/rng.js';
+import { botRng, type Rng } from '../core/rng.js';
 import type { Tile } from '../core/tiles.js';
 import type { Profile } from '../rules/profiles.js';
 import { WIND_LETTERS, type Wind } from '../rules/types.js';
@@ -48,8 +48,17 @@ interface Seat {
 class Slot {
   readonly table = new Table();
   readonly seats: Seat[] = [0, 1, 2, 3].map((s) => ({ view: new SeatView(this.table, s), legal: [] as Action[] }));
+  readonly bots: Bot[] = [];
+  /** The hand the seat streams below belong to (set per hand). */
+  seed = '';
+  handKey = 0;
+  /** Each seat's stream, created on its first use in a hand (bots that never draw a number cost nothing). */
+  readonly streams: (Rng | null)[] = [null, null, null, null];
+  /** The four seats' stream functions, made once per slot: they read the slot's current hand. */
+  readonly rngs: Rng[] = [0, 1, 2, 3].map((s) => () => (this.streams[s] ??= botRng(this.seed, this.handKey, s))());
 }
 const pool: Slot[] = [];
+const NO_SCORES: readonly number[] = Object.freeze([0, 0, 0, 0]);
 
 /** Play one hand and return its record. Throws BotError when a bot breaks the interface. */
 export function playHand(input: HandInput): HandResult {
@@ -84,14 +93,18 @@ function run(slot: Slot, input: HandInput): HandResult {
     perTai: input.perTai,
     wall: input.wall,
   });
-  const bots: Bot[] = [];
+  const bots = slot.bots;
+  bots.length = 0;
+  slot.seed = input.seed;
+  slot.handKey = input.handKey;
   for (let s = 0; s < 4; s++) {
+    slot.streams[s] = null;
     try {
-      bots.push(input.bots[s]!(s, lazyRng(input.seed, input.handKey, s), input.rules));
+      bots.push(input.bots[s]!(s, slot.rngs[s]!, input.rules));
     } catch (err) {
       throw botError(input, s, 'failed to start', undefined, [], err);
     }
-    slot.seats[s]!.view.scores = input.scores ?? [0, 0, 0, 0];
+    slot.seats[s]!.view.scores = input.scores ?? NO_SCORES;
   }
   while (!table.over) {
     const s = table.toAct();
@@ -112,12 +125,6 @@ function run(slot: Slot, input: HandInput): HandResult {
     }
   }
   return table.result!;
-}
-
-/** The seat's stream, created on its first use (bots that never draw a number cost nothing). */
-function lazyRng(seed: string, handKey: number, seat: number): () => number {
-  let g: (() => number) | null = null;
-  return () => (g ??= botRng(seed, handKey, seat))();
 }
 
 /** The `tw16 replay` command that reproduces a hand. */
