@@ -4,7 +4,7 @@
  * replacement draws for flowers and kongs take them from the back.
  */
 import { FLOWER_BASE, FLOWERS, KINDS, TOTAL_TILES, type Tile } from './tiles.js';
-import { wallRng, type Rng } from './rng.js';
+import { shuffleWall, type Rng } from './rng.js';
 
 /** The 144 tiles in id order: four of each of the 34 kinds, then the eight flowers. */
 export function orderedTiles(): Uint8Array {
@@ -36,7 +36,7 @@ export function fillWall(out: Uint8Array, experimentSeed: string, handKey: numbe
   let i = 0;
   for (let t = 0; t < KINDS; t++) for (let k = 0; k < 4; k++) out[i++] = t;
   for (let f = 0; f < FLOWERS; f++) out[i++] = FLOWER_BASE + f;
-  return shuffleInPlace(out, wallRng(experimentSeed, handKey));
+  return shuffleWall(out, experimentSeed, handKey); // = shuffleInPlace(out, wallRng(seed, handKey))
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Seed derivation: hashing coordinates, never a shared stream. */
 import { describe, expect, it } from 'vitest';
 import { botRng, botSeed, deriveSeed, handSeed, hash53, makeRng, wallRng } from '../../src/core/rng.js';
-import { buildWall, orderedTiles } from '../../src/core/wall.js';
+import { buildWall, orderedTiles, shuffleInPlace } from '../../src/core/wall.js';
 import seedrandom from 'seedrandom';
 
 describe('seeds', () => {
@@ -47,6 +47,9 @@ describe('seeds', () => {
     }
     expect(() => botRng('s', 1, 4)).toThrow(/seat must be 0–3, got 4/);
     expect(() => wallRng('s', -1)).toThrow(/hand key must be a non-negative integer/);
+  });
+  it('buildWall is orderedTiles shuffled with wallRng', () => {
+    for (const key of [0, 5, 77777]) expect(buildWall('exp', key)).toEqual(shuffleInPlace(orderedTiles(), wallRng('exp', key)));
   });
   it('a wall is a permutation of the 144 tiles', () => {
     const w = Array.from(buildWall('s', 3)).sort((p, q) => p - q);
