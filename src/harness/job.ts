@@ -71,13 +71,15 @@ export async function runJob(job: Job): Promise<JobResult> {
   const plays = job.deals * res.profiles.length * res.seatings.length;
   const { hands, wins } = newBuilders(e.unit === 'hands' ? plays : plays * 20);
   let played = 0;
+  // Bots and names per seating, made once per job (not per hand).
+  const botsBySeating = res.seatings.map((line) => line.map((i) => res.factories[i]!));
+  const namesBySeating = res.seatings.map((line) => line.map((i) => e.bots[i]!.name));
   for (let deal = job.firstDeal; deal < job.firstDeal + job.deals; deal++) {
     for (let arm = 0; arm < res.profiles.length; arm++) {
       const rules = res.profiles[arm]!;
       for (let s = 0; s < res.seatings.length; s++) {
-        const line = res.seatings[s]!;
-        const bots = line.map((i) => res.factories[i]!);
-        const botNames = line.map((i) => e.bots[i]!.name);
+        const bots = botsBySeating[s]!;
+        const botNames = namesBySeating[s]!;
         const at = { deal, arm, profile: rules.name, seating: s, seed: e.seed, bots: botNames };
         try {
           if (e.unit === 'hands') {

@@ -65,6 +65,10 @@ export const WIN_COLUMNS: readonly ColumnSpec[] = [
 
 const H = Object.fromEntries(HAND_COLUMNS.map((c, i) => [c.name, i])) as Record<string, number>;
 const W = Object.fromEntries(WIN_COLUMNS.map((c, i) => [c.name, i])) as Record<string, number>;
+/** Per-seat column indices, looked up once (not by building `bot_${s}` names per hand). */
+const BOT_COL = SEATS.map((s) => H[`bot_${s}`]!);
+const DELTA_COL = SEATS.map((s) => H[`delta_${s}`]!);
+const TAI_COL = SEATS.map((s) => H[`tai_${s}`]!);
 
 /** Where a hand sits in the experiment: the coordinates every row carries. */
 export interface HandCoords {
@@ -105,7 +109,7 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
   hands.set(row, H.round!, r.round);
   hands.set(row, H.dealer!, r.dealer);
   hands.set(row, H.streak!, r.streak);
-  for (const s of SEATS) hands.set(row, H[`bot_${s}`]!, at.bots[s]!);
+  for (const s of SEATS) hands.set(row, BOT_COL[s]!, at.bots[s]!);
   hands.set(row, H.outcome!, r.outcome);
   let mask = 0;
   for (const w of r.winners) mask |= 1 << w.seat;
@@ -115,8 +119,8 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
   hands.set(row, H.win_tile!, r.winningTile >= 0 ? tileName(r.winningTile) : '');
   hands.set(row, H.turns!, r.turns);
   hands.set(row, H.wall_left!, r.wallLeft);
-  for (const s of SEATS) hands.set(row, H[`delta_${s}`]!, r.deltas[s]);
-  for (const w of r.winners) if (r.outcome !== 'false_win') hands.set(row, H[`tai_${w.seat}`]!, w.tai);
+  for (const s of SEATS) hands.set(row, DELTA_COL[s]!, r.deltas[s]);
+  for (const w of r.winners) if (r.outcome !== 'false_win') hands.set(row, TAI_COL[w.seat]!, w.tai);
 
   if (r.outcome === 'false_win') return; // a false win is a penalty, not a win
   for (const w of r.winners) {
