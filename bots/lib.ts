@@ -26,6 +26,9 @@ export function unitOf(t: number): number {
 const MEMO = new Int32Array(4 * 256);
 const MEMO_S = new Int8Array(4 * 256);
 const MEMO_STAMP = new Float64Array(4 * 256).fill(-1);
+/** Scratch of `prepare`: list entry of each (suit, profile) this load, by the same stamps. */
+const SEEN_STAMP = new Float64Array(4 * 256).fill(-1);
+const SEEN_AT = new Uint8Array(4 * 256);
 let stampCounter = 0;
 function nextStamp(): number {
   return ++stampCounter;
@@ -183,13 +186,12 @@ export class HandEval {
         abcQ = tripleProfileOf(R[ti]!, q);
       }
       const h = ti === 3 ? q : P[3]!;
-      const L = this.listU;
       for (let x = 0; x < this.listN; x++) {
         const j = this.listJ[x]!;
         if (j === ti) continue;
         const a = this.listA[x]!;
         const sh = j === 3 ? shantenFromTriple(abcQ, a, tiles, m) : shantenFromTriple(tripleProfileOf(W[j]!, a), h, tiles, m);
-        if (sh < s) total += this.unseen[L[x]!]!;
+        if (sh < s) total += this.listLeft[x]!;
       }
       this.memo[slot] = total;
       this.memoS[slot] = s;
@@ -226,13 +228,24 @@ export class HandEval {
     if (this.profStamp !== this.stamp) this.prepareProfiles();
     const k = this.keys;
     let n = 0;
+    // Kinds of one suit whose draw gives that suit the same profile give the same shanten:
+    // they share one entry holding their unseen copies together.
     for (let u = 0; u < 34; u++) {
-      if (this.unseen[u] === 0 || !near(this.counts, u)) continue;
+      const left = this.unseen[u]!;
+      if (left === 0 || !near(this.counts, u)) continue;
       const j = keyOf(u);
       const kk = k[j]! + unitOf(u);
-      this.listU[n] = u;
+      const a = j === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
+      const slot = j * 256 + a;
+      if (SEEN_STAMP[slot] === this.stamp) {
+        this.listLeft[SEEN_AT[slot]!]! += left;
+        continue;
+      }
+      SEEN_STAMP[slot] = this.stamp;
+      SEEN_AT[slot] = n;
+      this.listLeft[n] = left;
       this.listJ[n] = j;
-      this.listA[n] = j === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
+      this.listA[n] = a;
       n++;
     }
     this.listN = n;
@@ -283,8 +296,8 @@ export class HandEval {
   private abc = 0;
   /** Scratch: for number suit j, the other number suit combined with the discard's suit. */
   private readonly withQ = new Uint16Array(3);
-  /** Near, unseen kinds: tile, suit, profile of the suit with it drawn. */
-  private readonly listU = new Uint8Array(34);
+  /** Near, unseen kinds grouped by (suit, profile of the suit with it drawn): unseen copies, suit, profile. */
+  private readonly listLeft = new Uint8Array(34);
   private readonly listJ = new Uint8Array(34);
   private readonly listA = new Uint16Array(34);
   private listN = 0;
