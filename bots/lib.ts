@@ -186,12 +186,17 @@ export class HandEval {
         abcQ = tripleProfileOf(R[ti]!, q);
       }
       const h = ti === 3 ? q : P[3]!;
-      for (let x = 0; x < this.listN; x++) {
-        const j = this.listJ[x]!;
+      const J = this.listJ;
+      const A = this.listA;
+      const N = this.listLeft;
+      const end = this.listN;
+      for (let x = 0; x < end; x++) {
+        const j = J[x]!;
         if (j === ti) continue;
-        const a = this.listA[x]!;
+        const a = A[x]!;
         const sh = j === 3 ? shantenFromTriple(abcQ, a, tiles, m) : shantenFromTriple(tripleProfileOf(W[j]!, a), h, tiles, m);
-        if (sh < s) total += this.listLeft[x]!;
+        // Branch-free: whether a draw improves the hand is unpredictable. (sh − s) >> 31 is −1 when sh < s.
+        total += N[x]! & ((sh - s) >> 31);
       }
       this.memo[slot] = total;
       this.memoS[slot] = s;
@@ -214,7 +219,7 @@ export class HandEval {
         ti === 3
           ? shantenFromTriple(this.abc, honorProfileOf(kk), tiles, m)
           : shantenFromTriple(tripleProfileOf(R[ti]!, suitProfileOf(kk)), P[3]!, tiles, m);
-      if (sh < s) total += left;
+      total += left & ((sh - s) >> 31);
     }
     return total;
   }
