@@ -356,29 +356,28 @@ export type DiscardScore = (t: number, shanten: number) => number;
  */
 export function bestDiscard(e: HandEval, legal: readonly Action[], slack = 0, extra?: DiscardScore): { tile: number; shanten: number } {
   const sh = bestDiscardShanten;
+  const tiles = bestDiscardTiles;
+  let n = 0;
   let min = 99;
   for (let i = 0; i < legal.length; i++) {
     const a = legal[i]!;
     if (actionKind(a) !== ActionKind.DISCARD) continue;
     const t = actionTile(a);
     const s = e.discardShanten(t);
-    sh[t] = s;
+    tiles[n] = t;
+    sh[n++] = s;
     if (s < min) min = s;
   }
+  const limit = min + slack;
+  let candidates = 0;
+  for (let i = 0; i < n; i++) if (sh[i]! <= limit) candidates++;
   let best = -1;
   let bestShanten = 99;
   let bestKey = -Infinity;
-  let candidates = 0;
-  for (let i = 0; i < legal.length; i++) {
-    const a = legal[i]!;
-    if (actionKind(a) === ActionKind.DISCARD && sh[actionTile(a)]! <= min + slack) candidates++;
-  }
-  for (let i = 0; i < legal.length; i++) {
-    const a = legal[i]!;
-    if (actionKind(a) !== ActionKind.DISCARD) continue;
-    const t = actionTile(a);
-    const s = sh[t]!;
-    if (s > min + slack) continue;
+  for (let i = 0; i < n; i++) {
+    const s = sh[i]!;
+    if (s > limit) continue;
+    const t = tiles[i]!;
     // `extra` (default: lower shanten) dominates; improving tiles break its ties.
     const key = (extra ? extra(t, s) : -s) * 1e4 + (candidates > 1 ? e.ukeire(t, s) : 0);
     if (key > bestKey) {
@@ -389,7 +388,9 @@ export function bestDiscard(e: HandEval, legal: readonly Action[], slack = 0, ex
   }
   return { tile: best, shanten: bestShanten };
 }
+/** Scratch of `bestDiscard`: the discardable tiles in legal order and their shanten. */
 const bestDiscardShanten = new Int8Array(34);
+const bestDiscardTiles = new Uint8Array(34);
 
 /** Play a discard (declaring ready when the bot wants and may). */
 export function discardAction(legal: readonly Action[], tile: number, declareReady: boolean): Action {
