@@ -235,7 +235,8 @@ export class Table {
       n = this.windowLegalLen[this.windowIdx]!;
       for (let i = 0; i < n; i++) out[i] = this.windowLegal[o + i]!;
     }
-    if (out.length !== n) out.length = n;
+    // pop() is inlined by the JIT; assigning `length` to shrink is a runtime call.
+    while (out.length > n) out.pop();
     return out;
   }
 
