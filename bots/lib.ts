@@ -254,6 +254,9 @@ export class HandEval {
       n++;
     }
     this.listN = n;
+    const H = this.heldMask;
+    H[0] = H[1] = H[2] = H[3] = 0;
+    for (let u = 0; u < 34; u++) if (this.counts[u]! > 0) H[keyOf(u)]! |= 1 << (u < 27 ? u % 9 : u - 27);
     this.prepStamp = this.stamp;
   }
 
@@ -270,9 +273,6 @@ export class HandEval {
     R[1] = pairProfileOf(P[0]!, P[2]!);
     R[2] = pairProfileOf(P[0]!, P[1]!);
     this.abc = tripleProfileOf(R[2]!, P[2]!);
-    const H = this.heldMask;
-    H[0] = H[1] = H[2] = H[3] = 0;
-    for (let u = 0; u < 34; u++) if (this.counts[u]! > 0) H[keyOf(u)]! |= 1 << (u < 27 ? u % 9 : u - 27);
     this.profStamp = this.stamp;
   }
 
@@ -281,12 +281,18 @@ export class HandEval {
    * so one profile read and two combining reads.
    */
   discardShanten(t: number): number {
-    if (this.profStamp !== this.stamp) this.prepareProfiles();
     const ti = keyOf(t);
-    const kk = this.keys[ti]! - unitOf(t);
-    const tiles = this.tiles - 1;
-    if (ti === 3) return shantenFromTriple(this.abc, honorProfileOf(kk), tiles, this.melds);
-    return shantenFromTriple(tripleProfileOf(this.restPair[ti]!, suitProfileOf(kk)), this.prof[3]!, tiles, this.melds);
+    return this.suitShanten(ti, this.keys[ti]! - unitOf(t), this.tiles - 1, this.melds);
+  }
+
+  /**
+   * Shanten of the loaded hand with suit `i`'s key replaced by `key` (`tiles` concealed tiles,
+   * `melds` sets laid down): the other suits' profiles are combined once per decision.
+   */
+  suitShanten(i: number, key: number, tiles: number, melds: number): number {
+    if (this.profStamp !== this.stamp) this.prepareProfiles();
+    if (i === 3) return shantenFromTriple(this.abc, honorProfileOf(key), tiles, melds);
+    return shantenFromTriple(tripleProfileOf(this.restPair[i]!, suitProfileOf(key)), this.prof[3]!, tiles, melds);
   }
 
   /** This load's stamp (unique in the process): the shared per-decision memos below are valid while theirs equals it. */
@@ -416,8 +422,9 @@ export function bestClaim(e: HandEval, legal: readonly Action[], offered: number
     const k = actionKind(a);
     const t = actionTile(a);
     let after: number;
-    if (k === ActionKind.KONG) after = e.shantenAfter(t, 3, -1, e.melds + 1);
-    else if (k === ActionKind.PUNG) after = e.shantenAfter(t, 2, -1, e.melds + 1);
+    // Every claim takes tiles from one suit only: the shanten after it changes one suit's key.
+    if (k === ActionKind.KONG) after = e.suitShanten(keyOf(t), e.keys[keyOf(t)]! - 3 * unitOf(t), e.tiles - 3, e.melds + 1);
+    else if (k === ActionKind.PUNG) after = e.suitShanten(keyOf(t), e.keys[keyOf(t)]! - 2 * unitOf(t), e.tiles - 2, e.melds + 1);
     else if (k === ActionKind.CHOW) after = chowShanten(e, t, offered);
     else continue;
     if (!(accept ? accept(a, after, before) : after < before)) continue;
@@ -432,16 +439,8 @@ const PASS_ACTION: Action = 0;
 
 /** Shanten after claiming the chow starting at `start` with the offered tile (two hand tiles leave). */
 function chowShanten(e: HandEval, start: number, offered: number): number {
-  const k = e.keys;
-  let k0 = k[0]!;
-  let k1 = k[1]!;
-  let k2 = k[2]!;
-  for (let x = start; x < start + 3; x++) {
-    if (x === offered) continue;
-    const i = keyOf(x);
-    if (i === 0) k0 -= unitOf(x);
-    else if (i === 1) k1 -= unitOf(x);
-    else k2 -= unitOf(x);
-  }
-  return shantenFromKeys(k0, k1, k2, k[3]!, e.tiles - 2, e.melds + 1);
+  const i = keyOf(start);
+  let key = e.keys[i]!;
+  for (let x = start; x < start + 3; x++) if (x !== offered) key -= unitOf(x);
+  return e.suitShanten(i, key, e.tiles - 2, e.melds + 1);
 }
