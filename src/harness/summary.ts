@@ -8,7 +8,7 @@
  */
 import { PATTERN_IDS, type PatternId } from '../rules/types.js';
 import { readBatches, readMetadata } from './read.js';
-import { MeanStat, RatioStat, tTestP, wilson, type Estimate } from './stats.js';
+import { MeanStat, RatioStat, tTestP, wilson, Z95, type Estimate } from './stats.js';
 
 /** Per-bot metrics within one rule arm. */
 export interface BotSummary {
@@ -34,7 +34,10 @@ export interface PairedDifference {
   readonly diff: Estimate;
   readonly pValue: number;
   readonly deals: number;
-  /** Half-width of the 95% interval if the same seat-hands had been independent deals. */
+  /**
+   * Half-width of the 95% interval the same hands would give if each were played on a wall of
+   * its own (per-hand differences of the two bots' mean deltas, treated as independent).
+   */
   readonly independentHalfWidth: number;
   /** independentHalfWidth / paired half-width: how many times narrower the seating design made it. */
   readonly narrowing: number;
@@ -79,8 +82,6 @@ interface BotAcc {
   dealIns: RatioStat;
   tai: RatioStat;
   draws: RatioStat;
-  /** Per seat-hand deltas, for the independent-deals comparison. */
-  single: MeanStat;
 }
 
 interface DealAcc {
@@ -99,6 +100,10 @@ class ArmAcc {
   readonly outcomes = new Map<string, RatioStat>();
   readonly bots = new Map<string, BotAcc>();
   readonly pairs = new Map<string, MeanStat>();
+  /** Per-hand differences of each pair's mean delta: what independent deals would have measured. */
+  readonly handPairs = new Map<string, MeanStat>();
+  private readonly handSum = new Map<string, number>();
+  private readonly handCount = new Map<string, number>();
   private current = -1;
   private deal = new Map<string, DealAcc>();
   private dealOutcomes = new Map<string, number>();
@@ -115,6 +120,23 @@ class ArmAcc {
     this.dealHands++;
     this.dealOutcomes.set(outcome, (this.dealOutcomes.get(outcome) ?? 0) + 1);
     const drawn = outcome === 'draw' ? 1 : 0;
+    this.handSum.clear();
+    this.handCount.clear();
+    for (const s of SEATS) {
+      this.handSum.set(bots[s]!, (this.handSum.get(bots[s]!) ?? 0) + deltas[s]!);
+      this.handCount.set(bots[s]!, (this.handCount.get(bots[s]!) ?? 0) + 1);
+    }
+    if (this.handSum.size > 1) {
+      const names = [...this.handSum.keys()].sort();
+      for (let i = 0; i < names.length; i++) {
+        for (let j = i + 1; j < names.length; j++) {
+          const key = `${names[i]}\u0000${names[j]}`;
+          let m = this.handPairs.get(key);
+          if (!m) this.handPairs.set(key, (m = new MeanStat()));
+          m.add(this.handSum.get(names[i]!)! / this.handCount.get(names[i]!)! - this.handSum.get(names[j]!)! / this.handCount.get(names[j]!)!);
+        }
+      }
+    }
     for (const s of SEATS) {
       const name = bots[s]!;
       let d = this.deal.get(name);
@@ -127,7 +149,6 @@ class ArmAcc {
       d.dealIns += discarder === s ? 1 : 0;
       d.tai += won ? tai[s]! : 0;
       d.draws += drawn;
-      this.botAcc(name).single.add(deltas[s]!);
     }
   }
 
@@ -138,7 +159,7 @@ class ArmAcc {
   private botAcc(name: string): BotAcc {
     let b = this.bots.get(name);
     if (!b) {
-      b = { points: new RatioStat(), wins: new RatioStat(), selfDraws: new RatioStat(), dealIns: new RatioStat(), tai: new RatioStat(), draws: new RatioStat(), single: new MeanStat() };
+      b = { points: new RatioStat(), wins: new RatioStat(), selfDraws: new RatioStat(), dealIns: new RatioStat(), tai: new RatioStat(), draws: new RatioStat() };
       this.bots.set(name, b);
     }
     return b;
@@ -255,9 +276,9 @@ export async function summarize(handsPath: string, winsPath: string): Promise<Su
         const [a, b] = key.split('\u0000') as [string, string];
         if (m.count < 2) continue;
         const diff = m.estimate();
-        const sa = acc.bots.get(a)!.single;
-        const sb = acc.bots.get(b)!.single;
-        const independentHalfWidth = 1.959963984540054 * Math.sqrt(sa.variance / sa.count + sb.variance / sb.count);
+        // The same hands, each on a wall of its own: the per-hand difference's variance over all hands.
+        const h = acc.handPairs.get(key)!;
+        const independentHalfWidth = Z95 * h.se;
         const half = diff.hi - diff.mean;
         paired.push({
           a,
