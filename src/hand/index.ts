@@ -5,4 +5,4 @@
 export { isWinningHand, waits, shanten, suitKeys } from './analysis.js';
 export { HandState } from './state.js';
 export { readings, chowStart, type Reading, type ReadingSet, type SetKind } from './readings.js';
-export { handTables, handTablesBuilt, type HandTables, type RankTables } from './tables.js';
+export { handTables, handTablesBuilt, shareHandTables, adoptHandTables, type HandTables, type RankTables } from './tables.js';

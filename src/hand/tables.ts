@@ -99,6 +99,44 @@ export function handTablesBuilt(): boolean {
   return built !== undefined;
 }
 
+/**
+ * The process-wide tables with every array copied into shared memory (SharedArrayBuffer),
+ * for worker threads: pass the result in a worker's `workerData` (structured cloning shares
+ * the memory, it copies nothing) and call `adoptHandTables` there before the first use. Worker
+ * threads then skip their own build and all read one copy. If this thread had not built the
+ * tables yet, it uses the shared copy too. Same values as `handTables()`.
+ */
+export function shareHandTables(): HandTables {
+  if (shared) return shared;
+  const fresh = !built;
+  const t = handTables();
+  const share = <A extends Uint8Array | Uint16Array>(a: A): A => {
+    const c = new (a.constructor as new (b: SharedArrayBuffer) => A)(new SharedArrayBuffer(a.byteLength));
+    c.set(a);
+    return c;
+  };
+  const rank = (r: RankTables): RankTables => ({ ...r, win: share(r.win), wait: share(r.wait), profile: share(r.profile), vectors: share(r.vectors), fewest: share(r.fewest) });
+  shared = { ...t, suit: rank(t.suit), honor: rank(t.honor), combine2: share(t.combine2), combine3: share(t.combine3), final: share(t.final) };
+  // Built just for sharing: keep one copy. Already in use here: keep what callers hold.
+  if (fresh) built = shared;
+  return shared;
+}
+let shared: HandTables | undefined;
+
+/**
+ * Use tables made by `shareHandTables` in another thread instead of building them here.
+ * Must run before this thread's first `handTables()` (a no-op if they are already built here).
+ */
+export function adoptHandTables(t: HandTables): void {
+  if (built) return;
+  const ok =
+    t.suit?.win?.length === POW5[9] && t.suit.profile?.length === POW5[9] && t.honor?.win?.length === POW5[7] && t.honor.profile?.length === POW5[7] &&
+    t.combine2 instanceof Uint16Array && t.combine3 instanceof Uint16Array && t.final instanceof Uint8Array &&
+    t.final.length === t.tripleProfiles * t.honor.profiles * FINAL_STRIDE;
+  if (!ok) throw new TypeError('adoptHandTables: not a HandTables made by shareHandTables');
+  built = t;
+}
+
 /** Build all tables from scratch (pure; `handTables()` caches the result). */
 export function buildHandTables(): HandTables {
   const suit = buildRankTables(9, true);

@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
+import { shareHandTables } from '../hand/tables.js';
 import { VERSION } from '../version.js';
 import { UsageError } from '../cli/errors.js';
 import { ArrowTableWriter } from './arrow.js';
@@ -170,6 +171,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       minThreads: workers,
       maxThreads: workers,
       idleTimeout: 1000,
+      // One copy of the hand tables for all workers, built here (see shareHandTables).
+      workerData: { handTables: shareHandTables() },
     });
     const inFlightMax = workers * 3;
     const inFlight = new Set<Promise<void>>();

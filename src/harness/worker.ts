@@ -2,9 +2,14 @@
  * The piscina worker: runs one job and moves (not copies) its column buffers back to the
  * main thread. Workers only compute; the main thread plans, orders and writes.
  */
-import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
+import { adoptHandTables } from '../hand/tables.js';
 import { transferables } from './columns.js';
 import { runJob, type Job, type JobResult } from './job.js';
+
+// Hand tables built once by the main thread in shared memory (run.ts): no build per worker.
+const shared = (workerData as { handTables?: Parameters<typeof adoptHandTables>[0] } | undefined)?.handTables;
+if (shared) adoptHandTables(shared);
 
 export default async function work(job: Job): Promise<unknown> {
   const result: JobResult = await runJob(job);
