@@ -232,31 +232,43 @@ export class HandEval {
   private prepare(): void {
     if (this.profStamp !== this.stamp) this.prepareProfiles();
     const k = this.keys;
+    const c = this.counts;
+    const H = this.heldMask;
+    // Held ranks per suit, branch-free ((c + 255) >> 8 is 1 for c = 1…4, 0 for 0).
+    for (let j = 0; j < 4; j++) {
+      const o = j * 9;
+      const ranks = j === 3 ? 7 : 9;
+      let m = 0;
+      for (let r = 0; r < ranks; r++) m |= ((c[o + r]! + 255) >> 8) << r;
+      H[j] = m;
+    }
     let n = 0;
     // Kinds of one suit whose draw gives that suit the same profile give the same shanten:
-    // they share one entry holding their unseen copies together.
-    for (let u = 0; u < 34; u++) {
-      const left = this.unseen[u]!;
-      if (left === 0 || !near(this.counts, u)) continue;
-      const j = keyOf(u);
-      const kk = k[j]! + unitOf(u);
-      const a = j === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
-      const slot = j * 256 + a;
-      if (SEEN_STAMP[slot] === this.stamp) {
-        this.listLeft[SEEN_AT[slot]!]! += left;
-        continue;
+    // they share one entry holding their unseen copies together. The kinds near the hand (held,
+    // or within two ranks of a held number) come from the held-ranks masks, in ascending order.
+    for (let j = 0; j < 4; j++) {
+      const held = H[j]!;
+      const nearMask = j === 3 ? held : (held | (held << 1) | (held << 2) | (held >> 1) | (held >> 2)) & 0x1ff;
+      for (let bits = nearMask; bits !== 0; bits &= bits - 1) {
+        const r = 31 - Math.clz32(bits & -bits);
+        const left = this.unseen[j * 9 + r]!;
+        if (left === 0) continue;
+        const kk = k[j]! + POW5[r]!;
+        const a = j === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
+        const slot = j * 256 + a;
+        if (SEEN_STAMP[slot] === this.stamp) {
+          this.listLeft[SEEN_AT[slot]!]! += left;
+          continue;
+        }
+        SEEN_STAMP[slot] = this.stamp;
+        SEEN_AT[slot] = n;
+        this.listLeft[n] = left;
+        this.listJ[n] = j;
+        this.listA[n] = a;
+        n++;
       }
-      SEEN_STAMP[slot] = this.stamp;
-      SEEN_AT[slot] = n;
-      this.listLeft[n] = left;
-      this.listJ[n] = j;
-      this.listA[n] = a;
-      n++;
     }
     this.listN = n;
-    const H = this.heldMask;
-    H[0] = H[1] = H[2] = H[3] = 0;
-    for (let u = 0; u < 34; u++) if (this.counts[u]! > 0) H[keyOf(u)]! |= 1 << (u < 27 ? u % 9 : u - 27);
     this.prepStamp = this.stamp;
   }
 
@@ -330,14 +342,6 @@ let shared: HandEval | null = null;
  */
 export function sharedHandEval(): HandEval {
   return (shared ??= new HandEval());
-}
-
-/** Can drawing u possibly help hand `c` (a copy held, or a suit neighbour within two)? */
-function near(c: Uint8Array, u: number): boolean {
-  if (c[u]! > 0) return true;
-  if (u >= 27) return false;
-  const r = u % 9;
-  return (r >= 1 && c[u - 1]! > 0) || (r >= 2 && c[u - 2]! > 0) || (r <= 7 && c[u + 1]! > 0) || (r <= 6 && c[u + 2]! > 0);
 }
 
 /** The first legal action of a kind (with a tile, if given), or −1. `legal` must be sorted ascending, as the engine gives it. */
