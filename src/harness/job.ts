@@ -14,7 +14,7 @@ import type { Wind } from '../rules/types.js';
 import { loadBotFactory } from '../../bots/index.js';
 import type { Batch } from './columns.js';
 import { resolvePath, seatings, type Experiment } from './experiment.js';
-import { appendHand, newBuilders } from './records.js';
+import { appendHand, newBuilders, type HandCoords } from './records.js';
 
 /** One unit of work: deals [firstDeal, firstDeal + deals). */
 export interface Job {
@@ -74,22 +74,32 @@ export async function runJob(job: Job): Promise<JobResult> {
   // Bots and names per seating, made once per job (not per hand).
   const botsBySeating = res.seatings.map((line) => line.map((i) => res.factories[i]!));
   const namesBySeating = res.seatings.map((line) => line.map((i) => e.bots[i]!.name));
+  // One coordinates object, updated in place per hand (appendHand reads it and keeps nothing).
+  const at: { -readonly [K in keyof HandCoords]: HandCoords[K] } = { deal: 0, arm: 0, profile: '', seating: 0, hand: 0, seed: e.seed, bots: [] };
   for (let deal = job.firstDeal; deal < job.firstDeal + job.deals; deal++) {
     for (let arm = 0; arm < res.profiles.length; arm++) {
       const rules = res.profiles[arm]!;
       for (let s = 0; s < res.seatings.length; s++) {
         const bots = botsBySeating[s]!;
         const botNames = namesBySeating[s]!;
-        const at = { deal, arm, profile: rules.name, seating: s, seed: e.seed, bots: botNames };
+        at.deal = deal;
+        at.arm = arm;
+        at.profile = rules.name;
+        at.seating = s;
+        at.bots = botNames;
+        at.hand = 0;
         try {
           if (e.unit === 'hands') {
             const { dealer, round } = handPosition(deal);
             const r = playHand({ rules, seed: e.seed, handKey: deal, dealer, round, streak: 0, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai });
-            appendHand(hands, wins, { ...at, hand: 0 }, r);
+            appendHand(hands, wins, at, r);
             played++;
           } else {
             const m = playMatch({ rules, seed: e.seed, match: deal, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai });
-            m.hands.forEach((r: HandResult, i: number) => appendHand(hands, wins, { ...at, hand: i }, r));
+            m.hands.forEach((r: HandResult, i: number) => {
+              at.hand = i;
+              appendHand(hands, wins, at, r);
+            });
             played += m.hands.length;
           }
         } catch (err) {
