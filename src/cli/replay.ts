@@ -140,7 +140,7 @@ function countsTiles(c: ArrayLike<number>): Tile[] {
 /** `tw16 replay`. */
 export const replayCommand: CommandModule<object, ReplayArgs> = {
   command: 'replay',
-  describe: 'play one hand again and print every step in MPSZ',
+  describe: 'Play one hand again and print every step in MPSZ',
   builder,
   handler: async (argv: ArgumentsCamelCase<ReplayArgs>) => {
     const setup = await replaySetup(argv);

@@ -75,7 +75,7 @@ function builder(y: Argv): Argv<ScoreArgs> {
 /** `tw16 score`: see the file comment. */
 export const scoreCommand: CommandModule<object, ScoreArgs> = {
   command: 'score [hand]',
-  describe: 'score a hand (or --cases FILE) under a rule profile: patterns, tai, payments',
+  describe: 'Score a hand (or --cases FILE) under a rule profile: patterns, tai, payments',
   builder,
   handler: (argv: ArgumentsCamelCase<ScoreArgs>) => {
     if (argv.cases !== undefined) {
