@@ -19,7 +19,11 @@ export function greedyDecide(e: HandEval, view: View, legal: readonly Action[]):
 /** A turn: kong if it keeps the hand's pace, else the best discard (ready when possible). */
 export function greedyTurn(e: HandEval, legal: readonly Action[]): Action {
   if (findAction(legal, ActionKind.DISCARD) < 0) return legal[0]!;
-  const best = bestDiscard(e, legal);
+  return kongOrDiscard(e, legal, bestDiscard(e, legal));
+}
+
+/** A concealed or added kong that keeps the shanten of the `best` discard, else that discard (ready when possible). */
+export function kongOrDiscard(e: HandEval, legal: readonly Action[], best: { shanten: number; tile: number }): Action {
   for (let i = 0; i < legal.length; i++) {
     const a = legal[i]!;
     const k = actionKind(a);

@@ -7,7 +7,8 @@
  * it claims pungs that keep its pace and prefers to break runs over pairs.
  */
 import { ActionKind, actionKind, actionTile, type Action, type BotFactory, type View } from '../src/index.js';
-import { sharedHandEval, bestClaim, bestDiscard, discardAction, findAction } from './lib.js';
+import { sharedHandEval, bestClaim, bestDiscard, findAction } from './lib.js';
+import { kongOrDiscard } from './greedy.js';
 
 /** Is t a dragon, or this seat's or the round's wind? */
 function valuableHonor(view: View, t: number): boolean {
@@ -65,15 +66,7 @@ export const value: BotFactory = () => {
         if (pungy && view.hand[t]! === 1) v += 1; // loose tiles before pairs
         return v;
       };
-      const best = bestDiscard(e, legal, suit >= 0 && young ? 1 : 0, (t, s) => extra(t) * 10 - s * 30);
-      for (let i = 0; i < legal.length; i++) {
-        const a = legal[i]!;
-        const k = actionKind(a);
-        const t = actionTile(a);
-        if (k === ActionKind.CONCEALED_KONG && e.shantenAfter(t, 4, -1, e.melds + 1) <= best.shanten) return a;
-        if (k === ActionKind.ADDED_KONG && e.shantenAfter(t, 1, -1, e.melds) <= best.shanten) return a;
-      }
-      return discardAction(legal, best.tile, true);
+      return kongOrDiscard(e, legal, bestDiscard(e, legal, suit >= 0 && young ? 1 : 0, (t, s) => extra(t) * 10 - s * 30));
     },
   };
 };
