@@ -67,3 +67,47 @@ export function columnsOf(rb: RecordBatch): (name: string) => ArrayLike<number> 
     return child.toArray() as ArrayLike<number> & { [i: number]: number };
   };
 }
+
+const decoder = new TextDecoder();
+
+/**
+ * The strings of a utf8 column, decoding each distinct value once: our string columns hold a
+ * handful of distinct values (bot names, outcomes, profiles), so rows are matched byte for byte
+ * against the values seen so far instead of being decoded one by one.
+ */
+export function utf8Values(rb: RecordBatch, name: string): string[] {
+  const child = rb.getChild(name);
+  if (!child) throw new Error(`column "${name}" missing from the file`);
+  const data = child.data[0]!;
+  const offs = data.valueOffsets as Int32Array;
+  const bytes = data.values as Uint8Array;
+  const seenBytes: Uint8Array[] = [];
+  const seenStrings: string[] = [];
+  const out = new Array<string>(rb.numRows);
+  for (let i = 0; i < rb.numRows; i++) {
+    const start = offs[data.offset + i]!;
+    const end = offs[data.offset + i + 1]!;
+    const len = end - start;
+    let found = -1;
+    for (let k = 0; k < seenBytes.length && found < 0; k++) {
+      const b = seenBytes[k]!;
+      if (b.length !== len) continue;
+      let same = true;
+      for (let j = 0; j < len; j++) {
+        if (b[j] !== bytes[start + j]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) found = k;
+    }
+    if (found < 0) {
+      const b = bytes.slice(start, end);
+      seenBytes.push(b);
+      seenStrings.push(decoder.decode(b));
+      found = seenBytes.length - 1;
+    }
+    out[i] = seenStrings[found]!;
+  }
+  return out;
+}

@@ -7,7 +7,7 @@
  * per arm.
  */
 import { PATTERN_IDS, type PatternId } from '../rules/types.js';
-import { readBatches, readMetadata } from './read.js';
+import { readBatches, readMetadata, utf8Values } from './read.js';
 import { MeanStat, RatioStat, tTestP, wilson, Z95, type Estimate } from './stats.js';
 
 /** Per-bot metrics within one rule arm. */
@@ -94,6 +94,15 @@ interface DealAcc {
   draws: number;
 }
 
+/** A seating's bots: index of each seat's bot among the distinct names, and the pairs to compare. */
+interface LineUp {
+  readonly bots: readonly string[];
+  readonly seatIndex: readonly number[];
+  readonly count: readonly number[];
+  readonly sum: Float64Array;
+  readonly pairs: readonly { readonly i: number; readonly j: number; readonly stat: MeanStat }[];
+}
+
 class ArmAcc {
   hands = 0;
   deals = 0;
@@ -102,8 +111,7 @@ class ArmAcc {
   readonly pairs = new Map<string, MeanStat>();
   /** Per-hand differences of each pair's mean delta: what independent deals would have measured. */
   readonly handPairs = new Map<string, MeanStat>();
-  private readonly handSum = new Map<string, number>();
-  private readonly handCount = new Map<string, number>();
+  private readonly lineUps: LineUp[] = [];
   private current = -1;
   private deal = new Map<string, DealAcc>();
   private dealOutcomes = new Map<string, number>();
@@ -120,22 +128,12 @@ class ArmAcc {
     this.dealHands++;
     this.dealOutcomes.set(outcome, (this.dealOutcomes.get(outcome) ?? 0) + 1);
     const drawn = outcome === 'draw' ? 1 : 0;
-    this.handSum.clear();
-    this.handCount.clear();
-    for (const s of SEATS) {
-      this.handSum.set(bots[s]!, (this.handSum.get(bots[s]!) ?? 0) + deltas[s]!);
-      this.handCount.set(bots[s]!, (this.handCount.get(bots[s]!) ?? 0) + 1);
-    }
-    if (this.handSum.size > 1) {
-      const names = [...this.handSum.keys()].sort();
-      for (let i = 0; i < names.length; i++) {
-        for (let j = i + 1; j < names.length; j++) {
-          const key = `${names[i]}\u0000${names[j]}`;
-          let m = this.handPairs.get(key);
-          if (!m) this.handPairs.set(key, (m = new MeanStat()));
-          m.add(this.handSum.get(names[i]!)! / this.handCount.get(names[i]!)! - this.handSum.get(names[j]!)! / this.handCount.get(names[j]!)!);
-        }
-      }
+    const lu = this.lineUp(bots);
+    if (lu.pairs.length > 0) {
+      const sum = lu.sum;
+      sum.fill(0);
+      for (const s of SEATS) sum[lu.seatIndex[s]!]! += deltas[s]!;
+      for (const p of lu.pairs) p.stat.add(sum[p.i]! / lu.count[p.i]! - sum[p.j]! / lu.count[p.j]!);
     }
     for (const s of SEATS) {
       const name = bots[s]!;
@@ -154,6 +152,26 @@ class ArmAcc {
 
   finish(): void {
     this.closeDeal(-1);
+  }
+
+  /** The line-up of a row (at most 24 per arm, so a short list compared by value), made on first sight. */
+  private lineUp(bots: readonly string[]): LineUp {
+    for (const lu of this.lineUps) if (lu.bots[0] === bots[0] && lu.bots[1] === bots[1] && lu.bots[2] === bots[2] && lu.bots[3] === bots[3]) return lu;
+    const names = [...new Set(bots)].sort();
+    const seatIndex = bots.map((b) => names.indexOf(b));
+    const count = names.map((n) => bots.filter((b) => b === n).length);
+    const pairs: LineUp['pairs'][number][] = [];
+    for (let i = 0; i < names.length; i++) {
+      for (let j = i + 1; j < names.length; j++) {
+        const key = `${names[i]}\u0000${names[j]}`;
+        let stat = this.handPairs.get(key);
+        if (!stat) this.handPairs.set(key, (stat = new MeanStat()));
+        pairs.push({ i, j, stat });
+      }
+    }
+    const lu: LineUp = { bots: [...bots], seatIndex, count, sum: new Float64Array(names.length), pairs };
+    this.lineUps.push(lu);
+    return lu;
   }
 
   private botAcc(name: string): BotAcc {
@@ -221,9 +239,9 @@ export async function summarize(handsPath: string, winsPath: string): Promise<Su
     const arm = col('arm');
     const winners = col('winners');
     const discarder = col('discarder');
-    const profile = rb.getChild('profile')!.toArray() as string[];
-    const outcome = rb.getChild('outcome')!.toArray() as string[];
-    const bots = SEATS.map((s) => rb.getChild(`bot_${s}`)!.toArray() as string[]);
+    const profile = utf8Values(rb, 'profile');
+    const outcome = utf8Values(rb, 'outcome');
+    const bots = SEATS.map((s) => utf8Values(rb, `bot_${s}`));
     const deltas = SEATS.map((s) => col(`delta_${s}`));
     const tai = SEATS.map((s) => col(`tai_${s}`));
     const rowBots = ['', '', '', ''];
