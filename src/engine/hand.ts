@@ -3,36 +3,21 @@
  * data in, plain data out; the same inputs always give the same HandResult.
  */
 import { botRng, type Rng } from '../core/rng.js';
-import type { Tile } from '../core/tiles.js';
-import type { Profile } from '../rules/profiles.js';
-import { WIND_LETTERS, type Wind } from '../rules/types.js';
+import { WIND_LETTERS } from '../rules/types.js';
 import { formatAction, type Action } from './actions.js';
 import { makeChecker } from './check.js';
-import { Table } from './table.js';
+import { Table, type TableSetup } from './table.js';
 import { BotError, IllegalActionError, type Bot, type BotFactory, type HandResult, type Step } from './types.js';
 import { SeatView } from './view.js';
 
-/** The input of one hand. */
-export interface HandInput {
-  readonly rules: Profile;
-  /** Experiment seed: the wall derives from (seed, handKey), each bot stream from (seed, handKey, seat). */
-  readonly seed: string;
-  readonly handKey: number;
-  /** Dealer seat index 0–3. */
-  readonly dealer: number;
-  readonly round: Wind;
-  readonly streak: number;
-  /** Bot factories by seat index (length 4). */
+/** The input of one hand: the table's setup (rules, seed, hand key, dealer, round, streak, stakes, wall) plus the players. */
+export interface HandInput extends TableSetup {
+  /** Bot factories by seat index (length 4); each bot stream derives from (seed, handKey, seat). */
   readonly bots: readonly BotFactory[];
   /** Bot names by seat, for errors and the replay command. */
   readonly botNames?: readonly string[];
   /** Match scores by seat, visible to bots. */
   readonly scores?: readonly number[];
-  /** Settlement stakes (default: the profile's). */
-  readonly base?: number;
-  readonly perTai?: number;
-  /** An injected wall (tests); otherwise built from (seed, handKey). */
-  readonly wall?: readonly Tile[] | Uint8Array;
   /** Run the invariant checker after every step. */
   readonly check?: boolean;
   /** Called with every step, for replay. */
