@@ -6,7 +6,7 @@ import { botRng, type Rng } from '../core/rng.js';
 import { WIND_LETTERS } from '../rules/types.js';
 import { formatAction, type Action } from './actions.js';
 import { makeChecker } from './check.js';
-import { Table, type TableSetup } from './table.js';
+import { PHASE_TURN, Table, type TableSetup } from './table.js';
 import { BotError, IllegalActionError, type Bot, type BotFactory, type HandResult, type Step } from './types.js';
 import { SeatView } from './view.js';
 
@@ -26,13 +26,15 @@ export interface HandInput extends TableSetup {
 
 interface Seat {
   readonly view: SeatView;
+  /** Reused legal lists: one for turns (12–20 actions), one for claim/rob windows (2–5), so neither shrinks and regrows its backing store every decision. */
   readonly legal: Action[];
+  readonly windowLegal: Action[];
 }
 
 /** A reusable table with its four views (tables are pooled: hands allocate almost nothing). */
 class Slot {
   readonly table = new Table();
-  readonly seats: Seat[] = [0, 1, 2, 3].map((s) => ({ view: new SeatView(this.table, s), legal: [] as Action[] }));
+  readonly seats: Seat[] = [0, 1, 2, 3].map((s) => ({ view: new SeatView(this.table, s), legal: [] as Action[], windowLegal: [] as Action[] }));
   readonly bots: Bot[] = [];
   /** The hand the seat streams below belong to (set per hand). */
   seed = '';
@@ -95,7 +97,7 @@ function run(slot: Slot, input: HandInput): HandResult {
     const s = table.toAct();
     const seat = slot.seats[s]!;
     seat.view.refresh();
-    const legal = table.legalInto(seat.legal);
+    const legal = table.legalInto(table.phase === PHASE_TURN ? seat.legal : seat.windowLegal);
     let a: unknown;
     try {
       a = bots[s]!.decide(seat.view, legal);
