@@ -16,7 +16,8 @@ import { PROFILE_NAMES } from '../rules/index.js';
 import type { Experiment } from './experiment.js';
 import { readBatches, toBatch } from './read.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from './records.js';
-import { runExperiment, writeAtomic } from './run.js';
+import { runExperiment } from './run.js';
+import { writeAtomic } from './files.js';
 import { diffResults } from './diff.js';
 import type { ColumnSpec } from './columns.js';
 

@@ -10,7 +10,8 @@
  * frequencies per 1,000 wins. For `tw16 diff`, before/after bars of pattern frequencies and
  * bot metrics.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeAtomic } from './files.js';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { PATTERN_NAMES } from '../rules/types.js';
@@ -287,11 +288,6 @@ code { background: #f4f4f4; padding: 0 .2em; }
 
 function page(title: string, body: string): string {
   return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${esc(title)}</title>\n<style>${STYLE}</style>\n</head>\n<body>\n${body}\n</body>\n</html>\n`;
-}
-
-function writeAtomic(file: string, text: string): void {
-  writeFileSync(`${file}.tmp`, text);
-  renameSync(`${file}.tmp`, file);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import { getProfile, scoreFlowerWin, scoreHand, settle, type Profile } from '../
 import { PATTERN_IDS, type PatternId, type Wind } from '../rules/types.js';
 import { ArrowTableWriter } from './arrow.js';
 import { encodeStrings, type Batch } from './columns.js';
-import { writeAtomic } from './run.js';
+import { writeAtomic } from './files.js';
 import { readBatches, readMetadata, toBatch } from './read.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from './records.js';
 import { MeanStat, wilson, type Estimate } from './stats.js';

@@ -11,7 +11,7 @@
  * Output bytes are a pure function of (experiment, seed, code version): jobs are written in
  * order and rows re-chunked to fixed-size record batches, so worker count and job size never show.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
@@ -19,6 +19,7 @@ import { shareHandTables } from '../hand/tables.js';
 import { VERSION } from '../version.js';
 import { UsageError } from '../cli/errors.js';
 import { ArrowTableWriter } from './arrow.js';
+import { writeAtomic } from './files.js';
 import { recordedExperiment, seatings, type Experiment } from './experiment.js';
 import { resolveExperiment, runJob, type Job, type JobResult } from './job.js';
 import { readBatches, toBatch } from './read.js';
@@ -247,8 +248,3 @@ function workerUrl(): string {
   return here.endsWith('.ts') ? here.replace(/\/src\/harness\/run\.ts$/, '/dist/src/harness/worker.js') : new URL('./worker.js', here).href;
 }
 
-/** Write a whole file via a temporary name, so a reader never sees half of it. */
-export function writeAtomic(file: string, text: string): void {
-  writeFileSync(`${file}.tmp`, text);
-  renameSync(`${file}.tmp`, file);
-}
