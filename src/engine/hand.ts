@@ -114,8 +114,10 @@ function run(slot: Slot, input: HandInput): HandResult {
   return table.result!;
 }
 
-/** The `tw16 replay` command that reproduces a hand. */
-export function replayCommand(input: Pick<HandInput, 'seed' | 'handKey' | 'rules' | 'dealer' | 'round' | 'streak' | 'botNames'>): string {
+/** The `tw16 replay` command that reproduces a hand (only the profile's name is needed). */
+export function replayCommand(
+  input: Pick<HandInput, 'seed' | 'handKey' | 'dealer' | 'round' | 'streak' | 'botNames'> & { readonly rules: { readonly name: string } },
+): string {
   const names = input.botNames ?? ['?', '?', '?', '?'];
   const q = (x: string) => (/^[\w.,/:@+-]+$/.test(x) ? x : `'${x.replace(/'/g, `'\\''`)}'`);
   return (

@@ -7,8 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
-import { WIND_LETTERS } from '../rules/types.js';
-import type { PatternId } from '../rules/types.js';
+import type { PatternId, Wind } from '../rules/types.js';
+import { replayCommand } from '../engine/hand.js';
 import { UsageError } from '../cli/errors.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from './records.js';
 import { readBatches } from './read.js';
@@ -124,12 +124,15 @@ function describe(r: unknown[]): string {
 }
 
 function replay(r: unknown[]): string {
-  const bots = [0, 1, 2, 3].map((s) => r[H[`bot_${s}`]!]).join(',');
-  const q = (x: string) => (/^[\w.,/:@+-]+$/.test(x) ? x : `'${x.replace(/'/g, `'\\''`)}'`);
-  return (
-    `tw16 replay --seed ${q(String(r[H.seed!]))} --hand ${r[H.hand_key!]} --rules ${q(String(r[H.profile!]))} --bots ${q(bots)}` +
-    ` --dealer ${r[H.dealer!]} --round ${WIND_LETTERS[r[H.round!] as number]} --streak ${r[H.streak!]}`
-  );
+  return replayCommand({
+    seed: String(r[H.seed!]),
+    handKey: r[H.hand_key!] as number,
+    rules: { name: String(r[H.profile!]) },
+    dealer: r[H.dealer!] as number,
+    round: r[H.round!] as Wind,
+    streak: r[H.streak!] as number,
+    botNames: [0, 1, 2, 3].map((s) => String(r[H[`bot_${s}`]!])),
+  });
 }
 
 /** Compare two result directories. `limit` caps the changed hands listed (all are counted). */
