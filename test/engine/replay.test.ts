@@ -2,26 +2,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run } from '../support/cli.js';
 import { playHand } from '../../src/engine/index.js';
 import { getProfile } from '../../src/rules/index.js';
 import { greedy, random } from '../../bots/index.js';
 import { formatTiles, tileName } from '../../src/core/tiles.js';
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
-  try {
-    return { code: await main(args), out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-    process.exitCode = 0;
-  }
-}
 afterEach(() => {
   process.exitCode = 0;
 });
