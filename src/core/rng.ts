@@ -80,26 +80,22 @@ export function botSeed(experimentSeed: string, handKey: number, seat: number): 
 /**
  * A uniform [0, 1) stream from a seed string: seedrandom's `alea`, value for value (the same
  * Mash seeding and the same floating-point steps, checked against seedrandom in
- * test/engine/rng.test.ts), without its per-stream objects and closures. Five streams are
- * seeded per hand, so seeding cost is hot-path cost.
+ * test/engine/rng.test.ts), without its per-stream objects and closures.
  */
 export function makeRng(seed: string): Rng {
   const str = String(seed);
   const len = str.length;
   const codes = len <= CODES.length ? CODES : new Uint16Array(len);
   for (let i = 0; i < len; i++) codes[i] = str.charCodeAt(i);
-  return aleaFromCodes(codes, len);
+  seedAlea(codes, len);
+  return aleaStream(aleaS0, aleaS1, aleaS2);
 }
 
 /** Char codes of the seed being mashed (module scratch: seeding never re-enters). */
 const CODES = new Uint16Array(256);
 
-/** Alea seeded with the string whose char codes are `codes[0..len)`. */
-function aleaFromCodes(codes: Uint16Array, len: number): Rng {
-  seedAlea(codes, len);
-  let s0 = aleaS0;
-  let s1 = aleaS1;
-  let s2 = aleaS2;
+/** Alea from its state right after seeding (c is 1). */
+function aleaStream(s0: number, s1: number, s2: number): Rng {
   let c = 1;
   return () => {
     const t = 2091639 * s0 + c * 2.3283064365386963e-10;
@@ -114,39 +110,95 @@ let aleaS0 = 0;
 let aleaS1 = 0;
 let aleaS2 = 0;
 
-/** Alea's seeding (Baagøe's Mash over the seed's char codes) into aleaS0–aleaS2. */
+/** One step of Baagøe's Mash: the state `n` after feeding char code `code`. */
+function mashStep(n: number, code: number): number {
+  n += code;
+  let h = 0.02519603282416938 * n;
+  n = h >>> 0;
+  h -= n;
+  h *= n;
+  n = h >>> 0;
+  h -= n;
+  return n + h * 0x100000000;
+}
+
+/** Alea's seed value after one Mash pass: s − mash(seed), wrapped into [0, 1). */
+function aleaSeedPart(s: number, n: number): number {
+  const v = s - (n >>> 0) * 2.3283064365386963e-10;
+  return v < 0 ? v + 1 : v;
+}
+
+/** Alea's seeding (Mash over the seed's char codes, three passes) into aleaS0–aleaS2. */
 function seedAlea(codes: Uint16Array, len: number): void {
   // Mash, continued from its state after the three mash(' ') calls of alea's seeding.
   let n = MASH_AFTER_SPACES;
-  let s0 = S0_SPACE;
-  let s1 = S1_SPACE;
-  let s2 = S2_SPACE;
-  for (let round = 0; round < 3; round++) {
-    for (let i = 0; i < len; i++) {
-      n += codes[i]!;
-      let h = 0.02519603282416938 * n;
-      n = h >>> 0;
-      h -= n;
-      h *= n;
-      n = h >>> 0;
-      h -= n;
-      n += h * 0x100000000;
-    }
-    const m = (n >>> 0) * 2.3283064365386963e-10;
-    if (round === 0) {
-      s0 -= m;
-      if (s0 < 0) s0 += 1;
-    } else if (round === 1) {
-      s1 -= m;
-      if (s1 < 0) s1 += 1;
-    } else {
-      s2 -= m;
-      if (s2 < 0) s2 += 1;
-    }
+  for (let i = 0; i < len; i++) n = mashStep(n, codes[i]!);
+  aleaS0 = aleaSeedPart(S0_SPACE, n);
+  for (let i = 0; i < len; i++) n = mashStep(n, codes[i]!);
+  aleaS1 = aleaSeedPart(S1_SPACE, n);
+  for (let i = 0; i < len; i++) n = mashStep(n, codes[i]!);
+  aleaS2 = aleaSeedPart(S2_SPACE, n);
+}
+
+/**
+ * The five streams of one hand — its wall's and the four seats' bot streams — are seeded
+ * together: Mash is a chain of dependent floating-point steps (~40 cycles of latency per
+ * char, 42 chars per seed), so seeding five one after another costs five chains, while
+ * five interleaved chains cost little more than one. `HAND_STATES` holds the alea state
+ * (s0, s1, s2) of the wall stream, then seats 0–3; it belongs to the (seed, hand key) last
+ * seeded, so a hand's wall and its bots' streams are seeded once between them.
+ */
+const HAND_STATES = new Float64Array(15);
+let statesSeed: string | null = null;
+let statesKey = -1;
+/** The five hand seeds' char codes, 14 each (a digest is always 14 hex digits). */
+const HAND_CODES = new Uint16Array(5 * 14);
+
+function seedHand(experimentSeed: string, handKey: number): void {
+  if (handKey === statesKey && experimentSeed === statesSeed) return;
+  checkHandKey(handKey);
+  feedParent(experimentSeed);
+  feed('wall');
+  feedCode(1);
+  feedUint(handKey);
+  digestCodes(HAND_CODES, 0);
+  feedParent(experimentSeed);
+  feed('bot');
+  feedCode(1);
+  feedUint(handKey);
+  feedCode(1);
+  const l1 = lane1;
+  const l2 = lane2;
+  for (let s = 0; s < 4; s++) {
+    lane1 = l1;
+    lane2 = l2;
+    feedCode(48 + s);
+    digestCodes(HAND_CODES, 14 * (s + 1));
   }
-  aleaS0 = s0;
-  aleaS1 = s1;
-  aleaS2 = s2;
+  const c = HAND_CODES;
+  const out = HAND_STATES;
+  let a = MASH_AFTER_SPACES;
+  let b = a;
+  let d = a;
+  let e = a;
+  let f = a;
+  for (let pass = 0; pass < 3; pass++) {
+    for (let i = 0; i < 14; i++) {
+      a = mashStep(a, c[i]!);
+      b = mashStep(b, c[14 + i]!);
+      d = mashStep(d, c[28 + i]!);
+      e = mashStep(e, c[42 + i]!);
+      f = mashStep(f, c[56 + i]!);
+    }
+    const s = pass === 0 ? S0_SPACE : pass === 1 ? S1_SPACE : S2_SPACE;
+    out[pass] = aleaSeedPart(s, a);
+    out[3 + pass] = aleaSeedPart(s, b);
+    out[6 + pass] = aleaSeedPart(s, d);
+    out[9 + pass] = aleaSeedPart(s, e);
+    out[12 + pass] = aleaSeedPart(s, f);
+  }
+  statesSeed = experimentSeed;
+  statesKey = handKey;
 }
 
 /**
@@ -154,15 +206,10 @@ function seedAlea(codes: Uint16Array, len: number): void {
  * Fisher–Yates loop (no stream function: 143 calls per wall).
  */
 export function shuffleWall(tiles: Uint8Array, experimentSeed: string, handKey: number): Uint8Array {
-  checkHandKey(handKey);
-  feedParent(experimentSeed);
-  feed('wall');
-  feedCode(1);
-  feedUint(handKey);
-  seedAlea(CODES, digestCodes(CODES));
-  let s0 = aleaS0;
-  let s1 = aleaS1;
-  let s2 = aleaS2;
+  seedHand(experimentSeed, handKey);
+  let s0 = HAND_STATES[0]!;
+  let s1 = HAND_STATES[1]!;
+  let s2 = HAND_STATES[2]!;
   let c = 1;
   for (let i = tiles.length - 1; i > 0; i--) {
     const t = 2091639 * s0 + c * 2.3283064365386963e-10;
@@ -179,25 +226,16 @@ export function shuffleWall(tiles: Uint8Array, experimentSeed: string, handKey: 
 
 /** `makeRng(handSeed(experimentSeed, handKey))`, without building the seed string. */
 export function wallRng(experimentSeed: string, handKey: number): Rng {
-  checkHandKey(handKey);
-  feedParent(experimentSeed);
-  feed('wall');
-  feedCode(1);
-  feedUint(handKey);
-  return aleaFromCodes(CODES, digestCodes(CODES));
+  seedHand(experimentSeed, handKey);
+  return aleaStream(HAND_STATES[0]!, HAND_STATES[1]!, HAND_STATES[2]!);
 }
 
 /** `makeRng(botSeed(experimentSeed, handKey, seat))`, without building the seed string. */
 export function botRng(experimentSeed: string, handKey: number, seat: number): Rng {
-  checkHandKey(handKey);
   if (!Number.isInteger(seat) || seat < 0 || seat > 3) throw new RangeError(`seat must be 0–3, got ${seat}`);
-  feedParent(experimentSeed);
-  feed('bot');
-  feedCode(1);
-  feedUint(handKey);
-  feedCode(1);
-  feedUint(seat);
-  return aleaFromCodes(CODES, digestCodes(CODES));
+  seedHand(experimentSeed, handKey);
+  const o = 3 + 3 * seat;
+  return aleaStream(HAND_STATES[o]!, HAND_STATES[o + 1]!, HAND_STATES[o + 2]!);
 }
 
 /** Start a hash with `parent + "\u0000"` fed (the lanes after it are kept for the last parent seen). */
@@ -235,8 +273,8 @@ function feedUint(x: number): void {
 }
 const DIGITS = new Uint8Array(16);
 
-/** `digest()` as char codes (14 lower-case hex digits) in `out`; returns 14. */
-function digestCodes(out: Uint16Array): number {
+/** `digest()` as char codes (14 lower-case hex digits) in `out` from `at`. */
+function digestCodes(out: Uint16Array, at: number): void {
   let h1 = lane1;
   let h2 = lane2;
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
@@ -245,29 +283,19 @@ function digestCodes(out: Uint16Array): number {
   const lo = h1 >>> 0;
   for (let i = 0; i < 6; i++) {
     const d = (hi >>> (4 * (5 - i))) & 15;
-    out[i] = d < 10 ? 48 + d : 87 + d;
+    out[at + i] = d < 10 ? 48 + d : 87 + d;
   }
   for (let i = 0; i < 8; i++) {
     const d = (lo >>> (4 * (7 - i))) & 15;
-    out[6 + i] = d < 10 ? 48 + d : 87 + d;
+    out[at + 6 + i] = d < 10 ? 48 + d : 87 + d;
   }
-  return 14;
 }
 
 /** Alea's seeding constants: Mash state and s0–s2 after mash(' ') three times from Mash's start. */
 let MASH_AFTER_SPACES = 0xefc8249d;
 function mashSpace(): number {
-  let n = MASH_AFTER_SPACES;
-  n += 32;
-  let h = 0.02519603282416938 * n;
-  n = h >>> 0;
-  h -= n;
-  h *= n;
-  n = h >>> 0;
-  h -= n;
-  n += h * 0x100000000;
-  MASH_AFTER_SPACES = n;
-  return (n >>> 0) * 2.3283064365386963e-10;
+  MASH_AFTER_SPACES = mashStep(MASH_AFTER_SPACES, 32);
+  return (MASH_AFTER_SPACES >>> 0) * 2.3283064365386963e-10;
 }
 const S0_SPACE = mashSpace();
 const S1_SPACE = mashSpace();

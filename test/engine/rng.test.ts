@@ -48,6 +48,15 @@ describe('seeds', () => {
     expect(() => botRng('s', 1, 4)).toThrow(/seat must be 0–3, got 4/);
     expect(() => wallRng('s', -1)).toThrow(/hand key must be a non-negative integer/);
   });
+  it('streams of one hand stay right when hands and seeds interleave (one hand is seeded at a time)', () => {
+    const want = (seed: string, key: number, seat: number) => makeRng(botSeed(seed, key, seat))();
+    const b0 = botRng('exp', 5, 0); // seeds hand ('exp', 5)
+    expect(buildWall('exp', 6)).toEqual(shuffleInPlace(orderedTiles(), makeRng(handSeed('exp', 6)))); // reseeds
+    expect(botRng('other', 5, 1)()).toBe(want('other', 5, 1)); // same key, other seed
+    expect(botRng('exp', 5, 3)()).toBe(want('exp', 5, 3));
+    expect(b0()).toBe(want('exp', 5, 0));
+    expect(wallRng('exp', 5)()).toBe(makeRng(handSeed('exp', 5))());
+  });
   it('buildWall is orderedTiles shuffled with wallRng', () => {
     for (const key of [0, 5, 77777]) expect(buildWall('exp', key)).toEqual(shuffleInPlace(orderedTiles(), wallRng('exp', key)));
   });
