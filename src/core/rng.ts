@@ -238,6 +238,31 @@ export function botRng(experimentSeed: string, handKey: number, seat: number): R
   return aleaStream(HAND_STATES[o]!, HAND_STATES[o + 1]!, HAND_STATES[o + 2]!);
 }
 
+/**
+ * The four bot streams of a hand as plain state, for the engine's allocation-free streams:
+ * `out[4·seat + 0…2]` = alea's s0, s1, s2 and `out[4·seat + 3]` = its carry c. Stepped with
+ * `aleaNext`, each gives the values of `botRng(experimentSeed, handKey, seat)`.
+ */
+export function botStates(experimentSeed: string, handKey: number, out: Float64Array): void {
+  seedHand(experimentSeed, handKey);
+  for (let s = 0; s < 4; s++) {
+    out[4 * s] = HAND_STATES[3 + 3 * s]!;
+    out[4 * s + 1] = HAND_STATES[4 + 3 * s]!;
+    out[4 * s + 2] = HAND_STATES[5 + 3 * s]!;
+    out[4 * s + 3] = 1;
+  }
+}
+
+/** The next value of the alea stream whose state (s0, s1, s2, c) is `st[o…o+4)` (see `botStates`). */
+export function aleaNext(st: Float64Array, o: number): number {
+  const t = 2091639 * st[o]! + st[o + 3]! * 2.3283064365386963e-10;
+  const c = t | 0;
+  st[o] = st[o + 1]!;
+  st[o + 1] = st[o + 2]!;
+  st[o + 3] = c;
+  return (st[o + 2] = t - c);
+}
+
 /** Start a hash with `parent + "\u0000"` fed (the lanes after it are kept for the last parent seen). */
 function feedParent(parent: string): void {
   if (parent === lastParent) {

@@ -2,7 +2,7 @@
  * playHand: one hand from setup to settlement, bots deciding from their views. Plain
  * data in, plain data out; the same inputs always give the same HandResult.
  */
-import { botRng, type Rng } from '../core/rng.js';
+import { aleaNext, botStates, type Rng } from '../core/rng.js';
 import { WIND_LETTERS } from '../rules/types.js';
 import { formatAction, type Action } from './actions.js';
 import { makeChecker } from './check.js';
@@ -36,13 +36,10 @@ class Slot {
   readonly table = new Table();
   readonly seats: Seat[] = [0, 1, 2, 3].map((s) => ({ view: new SeatView(this.table, s), legal: [] as Action[], windowLegal: [] as Action[] }));
   readonly bots: Bot[] = [];
-  /** The hand the seat streams below belong to (set per hand). */
-  seed = '';
-  handKey = 0;
-  /** Each seat's stream, created on its first use in a hand (bots that never draw a number cost nothing). */
-  readonly streams: (Rng | null)[] = [null, null, null, null];
-  /** The four seats' stream functions, made once per slot: they read the slot's current hand. */
-  readonly rngs: Rng[] = [0, 1, 2, 3].map((s) => () => (this.streams[s] ??= botRng(this.seed, this.handKey, s))());
+  /** The seats' bot streams as alea states (4 per seat; `botStates`), set per hand. */
+  readonly streamState = new Float64Array(16);
+  /** The four seats' stream functions, made once per slot: they step the slot's current states (no allocation per hand or call). */
+  readonly rngs: Rng[] = [0, 1, 2, 3].map((s) => () => aleaNext(this.streamState, 4 * s));
 }
 const pool: Slot[] = [];
 const NO_SCORES: readonly number[] = Object.freeze([0, 0, 0, 0]);
@@ -82,10 +79,8 @@ function run(slot: Slot, input: HandInput): HandResult {
   });
   const bots = slot.bots;
   bots.length = 0;
-  slot.seed = input.seed;
-  slot.handKey = input.handKey;
+  botStates(input.seed, input.handKey, slot.streamState);
   for (let s = 0; s < 4; s++) {
-    slot.streams[s] = null;
     try {
       bots.push(input.bots[s]!(s, slot.rngs[s]!, input.rules));
     } catch (err) {

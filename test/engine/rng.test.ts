@@ -1,6 +1,6 @@
 /** Seed derivation: hashing coordinates, never a shared stream. */
 import { describe, expect, it } from 'vitest';
-import { botRng, botSeed, deriveSeed, handSeed, hash53, makeRng, wallRng } from '../../src/core/rng.js';
+import { aleaNext, botRng, botSeed, botStates, deriveSeed, handSeed, hash53, makeRng, wallRng } from '../../src/core/rng.js';
 import { buildWall, orderedTiles, shuffleInPlace } from '../../src/core/wall.js';
 import seedrandom from 'seedrandom';
 
@@ -56,6 +56,16 @@ describe('seeds', () => {
     expect(botRng('exp', 5, 3)()).toBe(want('exp', 5, 3));
     expect(b0()).toBe(want('exp', 5, 0));
     expect(wallRng('exp', 5)()).toBe(makeRng(handSeed('exp', 5))());
+  });
+  it('botStates stepped with aleaNext are the four botRng streams', () => {
+    const st = new Float64Array(16);
+    for (const [seed, key] of [['exp', 0], ['r1', 99], ['ünï', 2 ** 40 + 7]] as const) {
+      botStates(seed, key, st);
+      for (let s = 0; s < 4; s++) {
+        const b = makeRng(botSeed(seed, key, s));
+        for (let i = 0; i < 200; i++) expect(aleaNext(st, 4 * s)).toBe(b());
+      }
+    }
   });
   it('buildWall is orderedTiles shuffled with wallRng', () => {
     for (const key of [0, 5, 77777]) expect(buildWall('exp', key)).toEqual(shuffleInPlace(orderedTiles(), wallRng('exp', key)));
