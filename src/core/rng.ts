@@ -94,14 +94,22 @@ export function makeRng(seed: string): Rng {
 /** Char codes of the seed being mashed (module scratch: seeding never re-enters). */
 const CODES = new Uint16Array(256);
 
-/** Alea from its state right after seeding (c is 1). */
+/**
+ * Alea from its state right after seeding (c is 1).
+ *
+ * Alea's step keeps the carry as `c = t | 0`; t lies in [0, 2091640), where that equals
+ * `Math.floor(t)`, and floor stays in floating point (one rounding instruction) instead of a
+ * round trip through an integer register on the step's dependency chain: same values, about
+ * twice as fast. Mash's `h >>> 0` likewise, where h is in [0, 2^31).
+ */
 function aleaStream(s0: number, s1: number, s2: number): Rng {
   let c = 1;
   return () => {
     const t = 2091639 * s0 + c * 2.3283064365386963e-10;
     s0 = s1;
     s1 = s2;
-    return (s2 = t - (c = t | 0));
+    c = Math.floor(t);
+    return (s2 = t - c);
   };
 }
 
@@ -110,14 +118,17 @@ let aleaS0 = 0;
 let aleaS1 = 0;
 let aleaS2 = 0;
 
-/** One step of Baagøe's Mash: the state `n` after feeding char code `code`. */
+/**
+ * One step of Baagøe's Mash: the state `n` after feeding char code `code`. The state stays
+ * in [0, 2^33) and h below 2^31, so Mash's `h >>> 0` is `Math.floor(h)` (see `aleaStream`).
+ */
 function mashStep(n: number, code: number): number {
   n += code;
   let h = 0.02519603282416938 * n;
-  n = h >>> 0;
+  n = Math.floor(h);
   h -= n;
   h *= n;
-  n = h >>> 0;
+  n = Math.floor(h);
   h -= n;
   return n + h * 0x100000000;
 }
@@ -215,7 +226,8 @@ export function shuffleWall(tiles: Uint8Array, experimentSeed: string, handKey: 
     const t = 2091639 * s0 + c * 2.3283064365386963e-10;
     s0 = s1;
     s1 = s2;
-    s2 = t - (c = t | 0);
+    c = Math.floor(t);
+    s2 = t - c;
     const j = Math.floor(s2 * (i + 1));
     const x = tiles[i]!;
     tiles[i] = tiles[j]!;
@@ -256,7 +268,7 @@ export function botStates(experimentSeed: string, handKey: number, out: Float64A
 /** The next value of the alea stream whose state (s0, s1, s2, c) is `st[o…o+4)` (see `botStates`). */
 export function aleaNext(st: Float64Array, o: number): number {
   const t = 2091639 * st[o]! + st[o + 3]! * 2.3283064365386963e-10;
-  const c = t | 0;
+  const c = Math.floor(t);
   st[o] = st[o + 1]!;
   st[o + 1] = st[o + 2]!;
   st[o + 3] = c;

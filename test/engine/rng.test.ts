@@ -32,6 +32,21 @@ describe('seeds', () => {
       for (let i = 0; i < 1000; i++) expect(ours()).toBe(theirs());
     }
   });
+  it('makeRng, botStates and the wall shuffle follow seedrandom alea over many seeds (the float carry and Mash rewrites)', () => {
+    const st = new Float64Array(16);
+    for (let k = 0; k < 300; k++) {
+      const seed = `s${k * 7919}`;
+      const theirs = seedrandom.alea(handSeed(seed, k));
+      const ours = makeRng(handSeed(seed, k));
+      for (let i = 0; i < 150; i++) expect(ours()).toBe(theirs());
+      const expected = orderedTiles();
+      const wallStream = seedrandom.alea(handSeed(seed, k));
+      expect(buildWall(seed, k)).toEqual(shuffleInPlace(expected, () => wallStream()));
+      botStates(seed, k, st);
+      const bot = seedrandom.alea(botSeed(seed, k, k & 3));
+      for (let i = 0; i < 50; i++) expect(aleaNext(st, 4 * (k & 3))).toBe(bot());
+    }
+  });
   it('wallRng and botRng are the streams of handSeed and botSeed', () => {
     for (const seed of ['exp', 'r1', '', 'ünï', 'exp']) {
       for (const key of [0, 1, 9, 10, 12345, 2 ** 40 + 7, Number.MAX_SAFE_INTEGER]) {
