@@ -33,11 +33,10 @@ export function buildWall(experimentSeed: string, handKey: number): Uint8Array {
 
 /** Write the wall of hand `handKey` into `out` (144 entries; no allocation besides the stream). */
 export function fillWall(out: Uint8Array, experimentSeed: string, handKey: number): Uint8Array {
-  let i = 0;
-  for (let t = 0; t < KINDS; t++) for (let k = 0; k < 4; k++) out[i++] = t;
-  for (let f = 0; f < FLOWERS; f++) out[i++] = FLOWER_BASE + f;
+  out.set(ORDERED);
   return shuffleWall(out, experimentSeed, handKey); // = shuffleInPlace(out, wallRng(seed, handKey))
 }
+const ORDERED = orderedTiles();
 
 /**
  * Check that `tiles` is a full set (four of each kind, one of each flower); returns the
