@@ -31,12 +31,14 @@ export function buildWall(experimentSeed: string, handKey: number): Uint8Array {
   return fillWall(new Uint8Array(TOTAL_TILES), experimentSeed, handKey);
 }
 
-/** Write the wall of hand `handKey` into `out` (144 entries; no allocation besides the stream). */
+/** The 144 tiles in id order, copied into a wall before each shuffle. */
+const ORDERED = orderedTiles();
+
+/** Write the wall of hand `handKey` into `out` (144 entries; no allocation). */
 export function fillWall(out: Uint8Array, experimentSeed: string, handKey: number): Uint8Array {
   out.set(ORDERED);
   return shuffleWall(out, experimentSeed, handKey); // = shuffleInPlace(out, wallRng(seed, handKey))
 }
-const ORDERED = orderedTiles();
 
 /**
  * Check that `tiles` is a full set (four of each kind, one of each flower); returns the
