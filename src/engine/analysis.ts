@@ -36,24 +36,17 @@ export function completeWithFromKeys(k: Int32Array, o: number, t: Tile, melds: n
   return winFromKeys(k[o]! + (i === 0 ? u : 0), k[o + 1]! + (i === 1 ? u : 0), k[o + 2]! + (i === 2 ? u : 0), k[o + 3]! + (i === 3 ? u : 0), melds);
 }
 
+/** Key `j` (0 m, 1 p, 2 s, 3 honours) of the hand with keys `k` at `o`, less one tile `minus` when it is of that key (−1: none). */
+function keyLess(k: Int32Array, o: number, j: number, minus: number): number {
+  return minus >= 0 && keyIndex(minus) === j ? k[o + j]! - keyUnit(minus) : k[o + j]!;
+}
+
 /**
  * Wait masks (bit r of `out[at + s]`: tile s·9 + r completes the hand) of the 16 − 3·melds
  * tile hand with keys `k` at `o`, less one tile `minus` (−1: none). Returns how many.
  */
 export function waitsFromKeys(k: Int32Array, o: number, minus: number, out: Uint16Array, at: number): number {
-  let k0 = k[o]!;
-  let k1 = k[o + 1]!;
-  let k2 = k[o + 2]!;
-  let k3 = k[o + 3]!;
-  if (minus >= 0) {
-    const u = keyUnit(minus);
-    const i = keyIndex(minus);
-    if (i === 0) k0 -= u;
-    else if (i === 1) k1 -= u;
-    else if (i === 2) k2 -= u;
-    else k3 -= u;
-  }
-  const n = waitMasksFromKeys(k0, k1, k2, k3, scratchMasks);
+  const n = waitMasksFromKeys(keyLess(k, o, 0, minus), keyLess(k, o, 1, minus), keyLess(k, o, 2, minus), keyLess(k, o, 3, minus), scratchMasks);
   out[at] = scratchMasks[0]!;
   out[at + 1] = scratchMasks[1]!;
   out[at + 2] = scratchMasks[2]!;
@@ -70,17 +63,5 @@ export function shantenOfKeys(k: Int32Array, o: number, tiles: number, melds: nu
 
 /** Shanten of the hand with keys `k` at `o` less one tile `minus` (−1: none); `tiles` counts after the removal. */
 export function shantenOfKeysLess(k: Int32Array, o: number, minus: number, tiles: number, melds: number): number {
-  let k0 = k[o]!;
-  let k1 = k[o + 1]!;
-  let k2 = k[o + 2]!;
-  let k3 = k[o + 3]!;
-  if (minus >= 0) {
-    const u = keyUnit(minus);
-    const i = keyIndex(minus);
-    if (i === 0) k0 -= u;
-    else if (i === 1) k1 -= u;
-    else if (i === 2) k2 -= u;
-    else k3 -= u;
-  }
-  return shantenFromKeys(k0, k1, k2, k3, tiles, melds);
+  return shantenFromKeys(keyLess(k, o, 0, minus), keyLess(k, o, 1, minus), keyLess(k, o, 2, minus), keyLess(k, o, 3, minus), tiles, melds);
 }
