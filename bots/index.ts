@@ -64,3 +64,4 @@ export async function loadBotFactory(spec: string): Promise<BotFactory> {
 }
 
 export { random, greedy, defensive, value };
+export { ADVERSARIAL } from './adversarial.js';

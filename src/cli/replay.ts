@@ -118,15 +118,14 @@ function formatResult(r: HandResult, who: (s: number) => string): string[] {
         ? `self-draw on ${tileName(r.winningTile)}`
         : r.outcome === 'win'
           ? `on ${tileName(r.winningTile)} from ${who(r.discarder)}${w.facts.robKong ? ' (robbing the kong)' : ''}`
-          : r.outcome === 'instant'
-            ? `instant flower win${r.discarder >= 0 ? ` (${who(r.discarder)} pays)` : ''}`
-            : 'FALSE WIN (penalty)';
+          : `instant flower win${r.discarder >= 0 ? ` (${who(r.discarder)} pays)` : ''}`;
     const hand = w.facts.win >= 0 ? `${formatTiles(countsTiles(w.facts.concealed))} + ${tileName(w.facts.win)}` : formatTiles(countsTiles(w.facts.concealed));
     const melds = w.facts.melds.map((m) => `[${m.kind} ${tileName(m.tile)}]`).concat(w.facts.concealedKongs.map((t) => `(kong ${tileName(t)})`));
     const flowers = w.facts.flowers.length ? ` ${formatTiles(w.facts.flowers)}` : '';
-    out.push(`${r.outcome === 'false_win' ? 'false   ' : 'win     '}${who(w.seat)} ${how}: ${hand} ${melds.join(' ')}${flowers}`.trimEnd());
+    out.push(`win     ${who(w.seat)} ${how}: ${hand} ${melds.join(' ')}${flowers}`.trimEnd());
     out.push(`        ${w.tai} tai${pats ? `: ${pats}` : ''}${w.ready ? ' (+1 ready)' : ''}`);
   }
+  for (const s of r.falseWins) out.push(`false   ${who(s)} declared a win that is not one: FALSE WIN (penalty)`);
   out.push(`payments: ${r.deltas.map((d, s) => `${who(s)} ${d > 0 ? '+' : ''}${d}`).join(', ')}`);
   return out;
 }

@@ -63,7 +63,7 @@ function builder(y: Argv): Argv<ScoreArgs> {
     .option('last-tile', { type: 'boolean', default: false, describe: 'last drawable tile / the discard after it' })
     .option('after-kong', { type: 'boolean', default: false, describe: "self-drawn on a kong's replacement" })
     .option('rob-kong', { type: 'boolean', default: false, describe: 'won on a tile added to a pung' })
-    .option('heavenly', { type: 'boolean', default: false, describe: "the dealer's first 17 tiles" })
+    .option('heavenly', { type: 'boolean', default: false, describe: "the dealer's first 17 tiles, --win the 17th as dealt (implies --self-draw)" })
     .option('streak', { type: 'number', default: 0, describe: "the dealer's streak (hands kept in a row)" })
     .option('discarder', { type: 'string', describe: 'seat wind of the discarder (who pays a discard win)' })
     .option('ready', { type: 'boolean', default: false, describe: 'the winner had declared ready (p0: +1 tai)' })
@@ -127,7 +127,8 @@ function runOne(argv: ArgumentsCamelCase<ScoreArgs>): void {
     const hand = parseHand(argv.hand!);
     c = buildCase('hand', profile, hand, {
       win: argv.win,
-      selfDraw: argv.selfDraw,
+      // A heavenly hand is scored as a self-draw on the dealer's 17th tile (RULES.md "Heavenly hand").
+      selfDraw: argv.selfDraw || argv.heavenly,
       seat: argv.seat,
       round: argv.round,
       lastTile: argv.lastTile,

@@ -4,5 +4,5 @@ export * from './types.js';
 export { Table, type TableSetup } from './table.js';
 export { SeatView } from './view.js';
 export { playHand, replayCommand, type HandInput } from './hand.js';
-export { playMatch, nextDeal, matchHandKey, MATCH_HAND_LIMIT, type MatchInput, type MatchResult, type DealState } from './match.js';
+export { playMatch, nextDeal, matchHandKey, MATCH_HAND_LIMIT, MATCH_DRY_LIMIT, type MatchInput, type MatchResult, type DealState } from './match.js';
 export { checkTable, makeChecker } from './check.js';

@@ -4,6 +4,9 @@
  * a kept deal adds 1 to the streak, a passed deal resets it. When the deal has gone
  * round all four seats the round wind moves on; a match is `profile.windRounds` rounds.
  * Hand keys come from (match index, hand number) only, so any hand replays alone.
+ * A match in which nobody wins for MATCH_DRY_LIMIT hands in a row ends early, marked as cut
+ * short (RULES.md "The match"); so does one that reaches MATCH_HAND_LIMIT hands, so no hand
+ * number or streak can overflow.
  */
 import type { Profile } from '../rules/profiles.js';
 import type { Wind } from '../rules/types.js';
@@ -12,6 +15,8 @@ import type { BotFactory, HandResult, Step } from './types.js';
 
 /** Hands a match may hold at most (dealer repeats included); hand keys are `match × this + hand`. */
 export const MATCH_HAND_LIMIT = 65536;
+/** Hands in a row with no win after which a match ends early, cut short (RULES.md "The match"). */
+export const MATCH_DRY_LIMIT = 64;
 
 /** The hand key of hand number `hand` (0-based) of match `match`. */
 export function matchHandKey(match: number, hand: number): number {
@@ -45,6 +50,8 @@ export interface MatchResult {
   readonly hands: readonly HandResult[];
   /** Final scores by seat index (sum of hand deltas). */
   readonly scores: [number, number, number, number];
+  /** The match ended early: MATCH_DRY_LIMIT hands in a row with no win (or MATCH_HAND_LIMIT hands). */
+  readonly cutShort: boolean;
 }
 
 /** The deal after a hand: who deals next, the streak, and how many times the deal has passed. */
@@ -57,7 +64,7 @@ export interface DealState {
 
 /** Apply one hand's result to the deal state (pure). */
 export function nextDeal(state: DealState, result: HandResult, rules: Profile): DealState {
-  const dealerWon = result.outcome !== 'false_win' && result.winners.some((w) => w.seat === state.dealer);
+  const dealerWon = result.winners.some((w) => w.seat === state.dealer);
   const keep = dealerWon || (result.outcome === 'draw' && rules.keepDealOnDraw);
   if (keep) return { dealer: state.dealer, streak: state.streak + 1, passes: state.passes };
   return { dealer: (state.dealer + 1) & 3, streak: 0, passes: state.passes + 1 };
@@ -70,7 +77,13 @@ export function playMatch(input: MatchInput): MatchResult {
   const hands: HandResult[] = [];
   let state: DealState = { dealer: input.firstDealer ?? 0, streak: 0, passes: 0 };
   const totalPasses = 4 * rules.windRounds;
+  let dry = 0;
+  let cutShort = false;
   for (let n = 0; state.passes < totalPasses; n++) {
+    if (dry >= MATCH_DRY_LIMIT || n >= MATCH_HAND_LIMIT) {
+      cutShort = true;
+      break;
+    }
     const round = ((state.passes >> 2) & 3) as Wind;
     const result = playHand({
       rules,
@@ -91,6 +104,7 @@ export function playMatch(input: MatchInput): MatchResult {
     hands.push(result);
     input.onHand?.(result);
     state = nextDeal(state, result, rules);
+    dry = result.winners.length > 0 ? 0 : dry + 1;
   }
-  return { match: input.match, hands, scores };
+  return { match: input.match, hands, scores, cutShort };
 }

@@ -17,7 +17,8 @@ import { fillWall, validateWall } from '../core/wall.js';
 import type { Profile } from '../rules/profiles.js';
 import type { Meld, PatternId, WinFacts, Wind } from '../rules/types.js';
 import { scoreHand, settle } from '../rules/index.js';
-import { ActionKind, actionKind, actionTile, action, PASS, type Action } from './actions.js';
+import { waits } from '../hand/analysis.js';
+import { ActionKind, actionKind, actionTile, action, isAction, PASS, type Action } from './actions.js';
 import { completeFromKeys, completeWithFromKeys, keyIndex, keyUnit, prepareAnalysis, shantenOfKeys, shantenOfKeysLess, waitsFromKeys } from './analysis.js';
 import { IllegalActionError, type DecisionPhase, type HandResult, type Outcome, type Step, type Winner } from './types.js';
 
@@ -116,6 +117,8 @@ export class Table {
   afterKong = false;
   /** The dealer's first decision: a complete hand is the heavenly hand. */
   heavenly = false;
+  /** The dealer's 17th tile as dealt: the last non-flower tile it received in the deal (the heavenly hand's winning tile). */
+  dealerLast = -1;
   /** The turn follows a claimed chow or pung: discard only. */
   afterClaim = false;
   /** Tile on offer in a claim or rob window, its seat. */
@@ -130,6 +133,8 @@ export class Table {
   windowN = 0;
   windowIdx = 0;
   readonly windowAnswer = new Int32Array(3);
+  /** The answer at this window index is a false win (`full`): a win declared that is not one. */
+  readonly windowFalse = new Uint8Array(3);
   readonly windowLegal = new Int32Array(3 * LEGAL_MAX);
   readonly windowLegalLen = new Uint8Array(3);
   /** The legal actions of the turn's decision. */
@@ -183,6 +188,7 @@ export class Table {
     this.drawn = -1;
     this.afterKong = false;
     this.heavenly = false;
+    this.dealerLast = -1;
     this.afterClaim = false;
     this.offered = -1;
     this.offeredBy = -1;
@@ -267,16 +273,22 @@ export class Table {
 
   /**
    * Apply `a` after checking it is legal. An illegal action throws IllegalActionError,
-   * except a win declared when it is not one in a profile with a false-win penalty
-   * (`full`): the hand ends as a false win. Returns the table.
+   * except a well-formed win declared when it is not one in a profile with a false-win
+   * penalty (`full`): in a turn the hand ends as a false win; in a claim or rob window it is
+   * the seat's answer, and the window still resolves (RULES.md "False win"). A malformed
+   * action (not an action number, tile out of range) is always illegal. Returns the table.
    */
   applyChecked(a: unknown): this {
     if (this.phase === PHASE_OVER) throw new IllegalActionError(-1, a, []);
     if (!this.isLegal(a)) {
-      if (this.rules.falseWinPenaltyTai !== null && typeof a === 'number' && Number.isInteger(a) && a >= 0 && actionKind(a) === ActionKind.WIN) {
+      if (this.rules.falseWinPenaltyTai !== null && isAction(a) && actionKind(a) === ActionKind.WIN) {
         const seat = this.toAct();
         this.record('action', seat, a);
-        this.endFalseWin(seat);
+        if (this.phase === PHASE_TURN) this.endFalseWin([seat]);
+        else {
+          this.windowFalse[this.windowIdx] = 1;
+          this.applyWindow(a);
+        }
         return this;
       }
       throw new IllegalActionError(this.toAct(), a, Array.from(this.legal()));
@@ -341,7 +353,10 @@ export class Table {
       this.flowerMask[s]! |= 1 << (t - FLOWER_BASE);
       this.pendingFlowers[s]!++;
       if (this.onStep) this.onStep({ type: 'flower', seat: s, tile: t });
-    } else this.addToHand(s, t);
+    } else {
+      this.addToHand(s, t);
+      if (s === this.dealer) this.dealerLast = t;
+    }
   }
 
   private emitDeal(): void {
@@ -395,10 +410,15 @@ export class Table {
     const h = this.hand;
     if (!this.afterClaim) {
       const win = this.selfDrawWinTile(s);
-      if (win >= 0) L[n++] = action(ActionKind.WIN, win);
+      if (win >= 0) {
+        // casual (001): "A self-drawn winning tile is declared for you automatically".
+        if (this.rules.autoSelfDrawWin) return this.endWin([s], true, -1, win, false, null);
+        L[n++] = action(ActionKind.WIN, win);
+      }
     }
     if (this.ready[s] && this.drawn >= 0) {
       L[n++] = action(ActionKind.DISCARD, this.drawn);
+      if (this.drawable() > 0) n = this.addReadyKong(s, n);
       this.turnLegalLen = n;
       return;
     }
@@ -423,17 +443,43 @@ export class Table {
 
   /** The winning tile if the seat's 17-state hand is a legal self-drawn win now, else −1. */
   private selfDrawWinTile(s: number): number {
-    if (this.heavenly) {
-      // The dealer's first 17 tiles: no drawn tile; the win tile is chosen at scoring (best reading).
-      if (!completeFromKeys(this.keys, s * 4, this.meldCount[s]!)) return -1;
-      const best = this.bestHeavenlyTile(s);
-      return best.tai >= this.rules.minTai ? best.tile : -1;
-    }
-    const t = this.drawn;
+    // The heavenly hand's winning tile is the dealer's 17th tile as dealt (RULES.md "Heavenly hand").
+    const t = this.heavenly ? this.dealerLast : this.drawn;
     if (t < 0) return -1;
     if (this.shanten16(s, t) > 0 || !completeFromKeys(this.keys, s * 4, this.meldCount[s]!)) return -1;
     if (this.rules.minTai > 0 && this.scoreWin(s, t, true, false).tai < this.rules.minTai) return -1;
     return t;
+  }
+
+  /**
+   * A seat that declared ready may declare a kong only with the tile it just drew (concealed,
+   * or added to its own pung) and only when its waits stay exactly the same (RULES.md
+   * "Choices where the seeds are silent"). Rare, so it compares the waits plainly.
+   */
+  private addReadyKong(s: number, n: number): number {
+    const t = this.drawn;
+    const concealed = this.hand[s * KINDS + t] === 4;
+    let pung = false;
+    for (let i = 0; i < this.meldCount[s]!; i++) if (this.meldKind[s * 5 + i] === MELD_PUNG && this.meldTile[s * 5 + i] === t) pung = true;
+    if (!concealed && !pung) return n;
+    const before = this.handSlice(s).slice();
+    before[t]!--;
+    const after = this.handSlice(s).slice();
+    after[t]! -= concealed ? 4 : 1;
+    const m = this.meldCount[s]!;
+    const same = this.waitList(s, before, m, -1) === this.waitList(s, after, concealed ? m + 1 : m, t);
+    if (same) this.turnLegal[n++] = action(concealed ? ActionKind.CONCEALED_KONG : ActionKind.ADDED_KONG, t);
+    return n;
+  }
+
+  /**
+   * The waits (RULES.md "Waits") of concealed counts `c` with `melds` sets laid down by seat s,
+   * as a comparable string; `konged` is a kind whose four copies are now all in melds (−1: none).
+   */
+  private waitList(s: number, c: Uint8Array, melds: number, konged: number): string {
+    return waits(c, melds)
+      .filter((w) => (w === konged ? 4 : c[w]! + this.meldCopies(s, w)) < 4)
+      .join(',');
   }
 
   /** Append READY(t) for every discard t that leaves the hand with at least one wait. */
@@ -487,7 +533,7 @@ export class Table {
     const t = actionTile(a);
     switch (k) {
       case ActionKind.WIN:
-        return this.endWin([s], true, -1, this.heavenly ? t : this.drawn, false);
+        return this.endWin([s], true, -1, this.heavenly ? this.dealerLast : this.drawn, false, null);
       case ActionKind.DISCARD:
       case ActionKind.READY:
         return this.discard(s, t, k === ActionKind.READY);
@@ -571,6 +617,7 @@ export class Table {
         this.windowSeats[w] = s;
         this.windowLegalLen[w] = n;
         this.windowAnswer[w] = PASS;
+        this.windowFalse[w] = 0;
         w++;
       }
     }
@@ -593,6 +640,7 @@ export class Table {
       this.windowLegal[w * LEGAL_MAX + 1] = action(ActionKind.WIN, t);
       this.windowLegalLen[w] = 2;
       this.windowAnswer[w] = PASS;
+      this.windowFalse[w] = 0;
       w++;
     }
     if (w === 0) return false;
@@ -610,18 +658,28 @@ export class Table {
     return this.resolveClaim();
   }
 
+  /** Seats that answered the window with a legal win (false wins excluded), in answer order. */
   private collectWinners(): number[] | null {
     let winners: number[] | null = null;
     for (let i = 0; i < this.windowN; i++) {
-      if (actionKind(this.windowAnswer[i]!) === ActionKind.WIN) (winners ??= []).push(this.windowSeats[i]!);
+      if (actionKind(this.windowAnswer[i]!) === ActionKind.WIN && !this.windowFalse[i]) (winners ??= []).push(this.windowSeats[i]!);
     }
     return winners;
+  }
+
+  /** Seats that answered the window with a false win (`full`), ascending; null if none. */
+  private collectFalseWins(): number[] | null {
+    let seats: number[] | null = null;
+    for (let i = 0; i < this.windowN; i++) if (this.windowFalse[i]) (seats ??= []).push(this.windowSeats[i]!);
+    return seats && seats.sort((a, b) => a - b);
   }
 
   private resolveRob(): void {
     const s = this.offeredBy;
     const t = this.offered;
     const winners = this.collectWinners();
+    const falseWins = this.collectFalseWins();
+    if (!winners && falseWins) return this.endFalseWin(falseWins);
     if (winners) {
       // The tile leaves the kong: the meld is a pung again and the tile goes to the winners.
       const m0 = s * 5;
@@ -633,7 +691,7 @@ export class Table {
       }
       this.publicSeen[t]!--;
       this.inFlight = t;
-      return this.endWin(winners, false, s, t, true);
+      return this.endWin(winners, false, s, t, true, falseWins);
     }
     this.drawFor(s, true);
   }
@@ -642,7 +700,9 @@ export class Table {
     const d = this.offeredBy;
     const t = this.offered;
     const winners = this.collectWinners();
-    if (winners) return this.endWin(winners, false, d, t, false);
+    const falseWins = this.collectFalseWins();
+    if (winners) return this.endWin(winners, false, d, t, false, falseWins);
+    if (falseWins) return this.endFalseWin(falseWins);
     // kong/pung beat chow; only one seat can hold two or more of the discard.
     let pick = -1;
     let best = 99;
@@ -720,10 +780,14 @@ export class Table {
   // ───────────────────────── the end of a hand ─────────────────────────
 
   private endDrawn(): void {
-    this.finish('draw', [], -1, -1, [0, 0, 0, 0]);
+    this.finish('draw', [], -1, -1, [0, 0, 0, 0], NONE);
   }
 
-  private endWin(winners: number[], selfDraw: boolean, discarder: number, tile: Tile, robKong: boolean): void {
+  /**
+   * End the hand with legal winners, each scored and paid as usual; then each false declarer
+   * of the same window (`full`) pays its penalty (RULES.md "False win").
+   */
+  private endWin(winners: number[], selfDraw: boolean, discarder: number, tile: Tile, robKong: boolean, falseWins: number[] | null): void {
     const list: Winner[] = [];
     for (const s of winners) {
       const facts = this.winFacts(s, tile, selfDraw, robKong);
@@ -732,7 +796,8 @@ export class Table {
       list.push({ seat: s, tai: score.tai, patterns: score.patterns, ready: this.ready[s] === 1, facts });
     }
     const deltas = this.settleWinners(list, selfDraw, discarder, 'normal');
-    this.finish(selfDraw ? 'self_draw' : 'win', list, discarder, tile, deltas);
+    if (falseWins) this.addFalseWinPenalties(deltas, falseWins);
+    this.finish(selfDraw ? 'self_draw' : 'win', list, discarder, tile, deltas, falseWins ?? NONE);
   }
 
   private endInstant(s: number, payer: number, kind: 'eight_flowers' | 'seven_rob_one'): void {
@@ -740,19 +805,26 @@ export class Table {
     const facts = this.winFacts(s, -1, payer < 0, false);
     const w: Winner = { seat: s, tai, patterns: { [kind]: tai } as Partial<Record<PatternId, number>>, ready: false, facts };
     const deltas = this.settleWinners([w], payer < 0, payer, kind);
-    this.finish('instant', [w], payer, -1, deltas);
+    this.finish('instant', [w], payer, -1, deltas, NONE);
   }
 
-  private endFalseWin(s: number): void {
-    const tai = this.rules.falseWinPenaltyTai ?? 0;
-    const facts = this.winFacts(s, -1, false, false);
-    const w: Winner = { seat: s, tai, patterns: {}, ready: this.ready[s] === 1, facts };
-    const deltas = this.settleWinners([w], false, -1, 'false_win');
-    this.finish('false_win', [w], -1, -1, deltas);
+  /** Nobody won, and the seats `falseWins` declared false wins (`full`): each pays its penalty. */
+  private endFalseWin(falseWins: number[]): void {
+    const deltas: [number, number, number, number] = [0, 0, 0, 0];
+    this.addFalseWinPenalties(deltas, falseWins);
+    this.finish('false_win', [], -1, -1, deltas, falseWins);
+  }
+
+  /** Add each false declarer's penalty (`base + perTai × (penalty + dealer)` to each other seat) to `deltas`. */
+  private addFalseWinPenalties(deltas: [number, number, number, number], falseWins: readonly number[]): void {
+    for (const s of falseWins) {
+      const d = this.settleWinners([{ seat: s, tai: 0, ready: false }], false, -1, 'false_win');
+      for (let i = 0; i < 4; i++) deltas[i]! += d[i]!;
+    }
   }
 
   private settleWinners(
-    list: readonly Winner[],
+    list: readonly { readonly seat: number; readonly tai: number; readonly ready: boolean }[],
     selfDraw: boolean,
     discarder: number,
     kind: 'normal' | 'eight_flowers' | 'seven_rob_one' | 'false_win',
@@ -774,7 +846,7 @@ export class Table {
     return out;
   }
 
-  private finish(outcome: Outcome, winners: Winner[], discarder: number, tile: number, deltas: [number, number, number, number]): void {
+  private finish(outcome: Outcome, winners: Winner[], discarder: number, tile: number, deltas: [number, number, number, number], falseWins: readonly number[]): void {
     this.phase = PHASE_OVER;
     this.result = {
       handKey: this.handKey,
@@ -783,6 +855,7 @@ export class Table {
       streak: this.streak,
       outcome,
       winners,
+      falseWins,
       discarder,
       winningTile: tile,
       turns: this.turns,
@@ -829,18 +902,6 @@ export class Table {
   /** Score seat s winning on t (t in hand for a self-draw, added otherwise). */
   private scoreWin(s: number, t: Tile, selfDraw: boolean, robKong: boolean): { tai: number } {
     return scoreHand(this.winFacts(s, t, selfDraw, robKong), this.rules);
-  }
-
-  /** The heavenly hand: the tile whose placement as winning tile scores most. */
-  private bestHeavenlyTile(s: number): { tile: Tile; tai: number } {
-    let best = { tile: -1, tai: -1 };
-    const o = s * KINDS;
-    for (let t = 0; t < KINDS; t++) {
-      if (this.hand[o + t] === 0) continue;
-      const tai = scoreHand(this.winFacts(s, t, true, false), this.rules).tai;
-      if (tai > best.tai) best = { tile: t, tai };
-    }
-    return best;
   }
 
   // ───────────────────────── small helpers ─────────────────────────
@@ -913,6 +974,8 @@ function sortRange(L: Int32Array, from: number, to: number): void {
   }
 }
 
+/** No false declarers (shared, frozen). */
+const NONE: readonly number[] = Object.freeze([]);
 function popcount8(m: number): number {
   let k = 0;
   for (let x = m; x; x &= x - 1) k++;

@@ -110,7 +110,7 @@ export interface Winner {
   readonly ready: boolean;
   /**
    * The facts of the win; `scoreHand(facts, rules)` gives the same tai and patterns.
-   * Instant flower wins and false wins carry the hand as it stood (win −1 is not scored).
+   * Instant flower wins carry the hand as it stood (win −1 is not scored).
    */
   readonly facts: WinFacts;
 }
@@ -126,8 +126,13 @@ export interface HandResult {
   readonly round: Wind;
   readonly streak: number;
   readonly outcome: Outcome;
-  /** Winners (empty on a drawn hand; the declarer on a false win, with tai = the penalty). */
+  /** Legal winners, in the order they answered (empty on a drawn hand and on a false win). */
   readonly winners: readonly Winner[];
+  /**
+   * Seats that declared a win that was not one (`full`), ascending; each paid the false-win
+   * penalty. Outcome `false_win` when nobody won legally; beside legal winners on the same discard otherwise.
+   */
+  readonly falseWins: readonly number[];
   /** Seat that discarded the winning tile / owned the robbed kong / pays for 七搶一; −1 otherwise. */
   readonly discarder: number;
   /** The winning tile, or −1. */

@@ -14,6 +14,8 @@ export interface ColumnSpec {
   readonly name: string;
   readonly kind: ColumnKind;
   readonly doc: string;
+  /** For a column added after 0.1.0: the value `tw16 diff` reads for it in files written before it existed. */
+  readonly absentAs?: number | boolean;
 }
 
 /** A column's values for some rows. */

@@ -11,6 +11,7 @@ import type { PatternId, Wind } from '../rules/types.js';
 import { replayCommand } from '../engine/hand.js';
 import { UsageError } from '../cli/errors.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from './records.js';
+import type { ColumnSpec } from './columns.js';
 import { readBatches } from './read.js';
 import { Z95, type Estimate } from './stats.js';
 import { summarize, type BotSummary, type Summary } from './summary.js';
@@ -84,21 +85,22 @@ async function loadSummary(dir: string): Promise<Summary> {
 }
 
 /** Rows of a file as arrays of values in `names` order, streaming. */
-async function* rows(path: string, names: readonly string[]): AsyncGenerator<unknown[]> {
+async function* rows(path: string, specs: readonly ColumnSpec[]): AsyncGenerator<unknown[]> {
   for await (const rb of readBatches(path)) {
-    const cols = names.map((n) => colValues(rb, n));
+    const cols = specs.map((spec) => colValues(rb, spec));
     for (let i = 0; i < rb.numRows; i++) yield cols.map((c) => c[i]);
   }
 }
 
-function colValues(rb: RecordBatch, name: string): ArrayLike<unknown> {
-  const c = rb.getChild(name);
-  if (!c) throw new UsageError(`column "${name}" missing`);
-  return c.toArray() as ArrayLike<unknown>;
+/** A column's values; a column newer than the file reads as its `absentAs` value (diffs across versions). */
+function colValues(rb: RecordBatch, spec: ColumnSpec): ArrayLike<unknown> {
+  const c = rb.getChild(spec.name);
+  if (c) return c.toArray() as ArrayLike<unknown>;
+  if (spec.absentAs !== undefined) return new Array<unknown>(rb.numRows).fill(spec.absentAs);
+  throw new UsageError(`column "${spec.name}" missing`);
 }
 
 const HAND_NAMES = HAND_COLUMNS.map((c) => c.name);
-const WIN_NAMES = WIN_COLUMNS.map((c) => c.name);
 const H = Object.fromEntries(HAND_NAMES.map((n, i) => [n, i])) as Record<string, number>;
 /** Columns that name the hand rather than its result. */
 const KEY_COLS = ['deal', 'arm', 'seating', 'hand'].map((n) => H[n]!);
@@ -145,8 +147,8 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
   const [sa, sb] = await Promise.all([loadSummary(a), loadSummary(b)]);
 
   // Hand by hand, both files in (deal, arm, seating, hand) order: a merge join.
-  const ia = rows(join(a, 'hands.arrow'), HAND_NAMES);
-  const ib = rows(join(b, 'hands.arrow'), HAND_NAMES);
+  const ia = rows(join(a, 'hands.arrow'), HAND_COLUMNS);
+  const ib = rows(join(b, 'hands.arrow'), HAND_COLUMNS);
   let ra = await ia.next();
   let rb = await ib.next();
   let handsA = 0;
@@ -194,9 +196,9 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
   }
 
   // Win rows in lockstep (same order as hands); any difference in tai, patterns or the hand counts.
-  const wa = rows(join(a, 'wins.arrow'), WIN_NAMES);
-  const wb = rows(join(b, 'wins.arrow'), WIN_NAMES);
-  const profileCol = WIN_NAMES.indexOf('profile');
+  const wa = rows(join(a, 'wins.arrow'), WIN_COLUMNS);
+  const wb = rows(join(b, 'wins.arrow'), WIN_COLUMNS);
+  const profileCol = WIN_COLUMNS.findIndex((c) => c.name === 'profile');
   let winsA = 0;
   let winsB = 0;
   let winsChanged = 0;

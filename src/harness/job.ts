@@ -75,7 +75,7 @@ export async function runJob(job: Job): Promise<JobResult> {
   const botsBySeating = res.seatings.map((line) => line.map((i) => res.factories[i]!));
   const namesBySeating = res.seatings.map((line) => line.map((i) => e.bots[i]!.name));
   // One coordinates object, updated in place per hand (appendHand reads it and keeps nothing).
-  const at: { -readonly [K in keyof HandCoords]: HandCoords[K] } = { deal: 0, arm: 0, profile: '', seating: 0, hand: 0, seed: e.seed, bots: [] };
+  const at: { -readonly [K in keyof HandCoords]: HandCoords[K] } = { deal: 0, arm: 0, profile: '', seating: 0, hand: 0, seed: e.seed, bots: [], cutShort: false };
   for (let deal = job.firstDeal; deal < job.firstDeal + job.deals; deal++) {
     for (let arm = 0; arm < res.profiles.length; arm++) {
       const rules = res.profiles[arm]!;
@@ -88,6 +88,7 @@ export async function runJob(job: Job): Promise<JobResult> {
         at.seating = s;
         at.bots = botNames;
         at.hand = 0;
+        at.cutShort = false;
         try {
           if (e.unit === 'hands') {
             const { dealer, round } = handPosition(deal);
@@ -96,6 +97,7 @@ export async function runJob(job: Job): Promise<JobResult> {
             played++;
           } else {
             const m = playMatch({ rules, seed: e.seed, match: deal, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai });
+            at.cutShort = m.cutShort;
             m.hands.forEach((r: HandResult, i: number) => {
               at.hand = i;
               appendHand(hands, wins, at, r);

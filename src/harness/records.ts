@@ -24,14 +24,16 @@ export const HAND_COLUMNS: readonly ColumnSpec[] = [
   { name: 'streak', kind: 'u16', doc: 'dealer streak (hands kept in a row) at the start of the hand' },
   ...SEATS.map((s) => ({ name: `bot_${s}`, kind: 'utf8' as const, doc: `bot in seat ${s}` })),
   { name: 'outcome', kind: 'utf8', doc: 'win (on a discard or robbed kong), self_draw, draw, instant (full: flower win), false_win (full)' },
-  { name: 'winners', kind: 'u8', doc: 'bitmask of winning seats (bit s = seat s); the declarer on a false win' },
+  { name: 'winners', kind: 'u8', doc: 'bitmask of winning seats (bit s = seat s)' },
   { name: 'n_winners', kind: 'u8', doc: 'number of winners' },
+  { name: 'false_wins', kind: 'u8', doc: 'bitmask of seats that declared a false win and paid the penalty (full), 0 if none', absentAs: 0 },
   { name: 'discarder', kind: 'i8', doc: 'seat that paid as discarder (discard, robbed kong, 七搶一), −1 if none' },
   { name: 'win_tile', kind: 'utf8', doc: 'winning tile in MPSZ, empty if none' },
   { name: 'turns', kind: 'u16', doc: 'discards made in the hand' },
   { name: 'wall_left', kind: 'u8', doc: 'drawable tiles left at the end (reserve excluded)' },
   ...SEATS.map((s) => ({ name: `delta_${s}`, kind: 'i32' as const, doc: `points won (+) or paid (−) by seat ${s}` })),
   ...SEATS.map((s) => ({ name: `tai_${s}`, kind: 'u16' as const, doc: `tai of seat ${s}’s win (patterns only), 0 if it did not win` })),
+  { name: 'cut_short', kind: 'bool', doc: 'matches mode: the match ended early after 64 hands in a row with no win (false in hands mode)', absentAs: false },
 ];
 
 /** wins.arrow: one row per winner. */
@@ -80,6 +82,8 @@ export interface HandCoords {
   readonly seed: string;
   /** Bot name by seat. */
   readonly bots: readonly string[];
+  /** Matches mode: the hand's match was cut short. */
+  readonly cutShort: boolean;
 }
 
 /** A meld as an MPSZ group: `123m`, `555z`, `2222p`. */
@@ -115,14 +119,17 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
   for (const w of r.winners) mask |= 1 << w.seat;
   hands.set(row, H.winners!, mask);
   hands.set(row, H.n_winners!, r.winners.length);
+  let falseMask = 0;
+  for (const s of r.falseWins) falseMask |= 1 << s;
+  hands.set(row, H.false_wins!, falseMask);
   hands.set(row, H.discarder!, r.discarder);
   hands.set(row, H.win_tile!, r.winningTile >= 0 ? tileName(r.winningTile) : '');
   hands.set(row, H.turns!, r.turns);
   hands.set(row, H.wall_left!, r.wallLeft);
   for (const s of SEATS) hands.set(row, DELTA_COL[s]!, r.deltas[s]);
-  for (const w of r.winners) if (r.outcome !== 'false_win') hands.set(row, TAI_COL[w.seat]!, w.tai);
+  for (const w of r.winners) hands.set(row, TAI_COL[w.seat]!, w.tai);
+  hands.set(row, H.cut_short!, at.cutShort);
 
-  if (r.outcome === 'false_win') return; // a false win is a penalty, not a win
   for (const w of r.winners) {
     const wr = wins.addRow();
     const f = w.facts;

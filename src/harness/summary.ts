@@ -139,7 +139,7 @@ class ArmAcc {
       const name = bots[s]!;
       let d = this.deal.get(name);
       if (!d) this.deal.set(name, (d = { y: 0, n: 0, wins: 0, selfDraws: 0, dealIns: 0, tai: 0, draws: 0 }));
-      const won = outcome !== 'false_win' && (winners >> s) & 1 ? 1 : 0;
+      const won = (winners >> s) & 1;
       d.y += deltas[s]!;
       d.n++;
       d.wins += won;

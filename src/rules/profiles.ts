@@ -24,6 +24,9 @@ export interface AllSequencesRule {
   readonly twoSidedWait: boolean;
 }
 
+/** Who gets dealer tai in settlement (see Profile.dealerTai). */
+export type DealerTaiRule = 'both' | 'winner' | 'none';
+
 /** A compiled, immutable rule profile. Read once; never looked up by string in a hot loop. */
 export interface Profile {
   /** The profile's name (`p0`, `casual`, `table`, `full`, `flowers`, or a user's). */
@@ -43,10 +46,17 @@ export interface Profile {
   readonly minTai: number;
   /** Tiles left in the drawable wall when the hand is drawn: 16 (000, 002) or 0 (001). */
   readonly wallReserve: number;
-  /** Dealer tai `1 + 2×streak` on every payment to or from the dealer (000, 002, 004); not in 001. */
-  readonly dealerTai: boolean;
+  /**
+   * Dealer tai `1 + 2×streak` in settlement: `both` on every payment to or from the dealer
+   * (000, 002); `winner` only on payments to a winning dealer, a paying dealer pays none (004:
+   * the dealer "scores one extra tai on any winning hand", "each loser docked the same
+   * amount"); `none` (001).
+   */
+  readonly dealerTai: DealerTaiRule;
   /** The dealer keeps the deal on a drawn hand (000, 001, 002); 004 passes it. */
   readonly keepDealOnDraw: boolean;
+  /** A self-drawn win is taken at once, the bot is not asked (001 casual: "A self-drawn winning tile is declared for you automatically"). */
+  readonly autoSelfDrawWin: boolean;
   /** A player may declare ready; winning after it adds 1 tai (000 only). */
   readonly readyDeclaration: boolean;
   /** 八仙過海 / 七搶一 end the hand at once and are the whole score (002 only). */
@@ -155,8 +165,9 @@ const P0: Profile = {
   allSequences: P0_ALL_SEQUENCES,
   minTai: 0,
   wallReserve: 16,
-  dealerTai: true,
+  dealerTai: 'both',
   keepDealOnDraw: true,
+  autoSelfDrawWin: false,
   readyDeclaration: true,
   instantFlowerWins: false,
   falseWinPenaltyTai: null,
@@ -199,7 +210,7 @@ const TABLE: Profile = {
   allSequences: { suitPair: false, noFlowers: false, minWaits: 0, discardOnly: false, twoSidedWait: false },
   minTai: 1,
   wallReserve: 0,
-  dealerTai: false,
+  dealerTai: 'none',
   readyDeclaration: false,
   windRounds: 8,
 };
@@ -212,6 +223,7 @@ const CASUAL: Profile = {
   tai: zeroTai(),
   replaces: {},
   minTai: 0,
+  autoSelfDrawWin: true,
   payout: 'point',
 };
 
@@ -237,6 +249,8 @@ const FLOWERS: Profile = {
   source: 'seeds/004 on top of seeds/000',
   // 004: "One tai each, two for your own seat's flower — and thirty for collecting all eight".
   tai: { ...P0_TAI, seat_flower: 2, seat_season: 2, other_flower: 1, flower_set: 0, season_set: 0, eight_flowers: 30 },
+  // 004: the dealer "scores one extra tai on any winning hand"; nothing says a paying dealer pays more.
+  dealerTai: 'winner',
   readyDeclaration: false,
   keepDealOnDraw: false,
 };
@@ -324,8 +338,9 @@ const OPTION_CHECKS: Readonly<Record<string, Check>> = {
   source: str,
   minTai: nonNegInt,
   wallReserve: nonNegInt,
-  dealerTai: bool,
+  dealerTai: (v) => (v === 'both' || v === 'winner' || v === 'none' ? null : 'must be "both", "winner" or "none"'),
   keepDealOnDraw: bool,
+  autoSelfDrawWin: bool,
   readyDeclaration: bool,
   instantFlowerWins: bool,
   falseWinPenaltyTai: (v) => (v === null ? null : nonNegInt(v) && 'must be a non-negative integer or null'),

@@ -2,8 +2,8 @@
  * Settlement (RULES.md "Settlement"): who pays whom for one hand.
  *
  * Each payer pays `base + perTai × (tai + dealer)` to each winner it owes, where `dealer`
- * is `1 + 2 × streak` when the winner or that payer is the dealer (East) in profiles with
- * dealer tai, and 0 otherwise. In `casual` the winner scores 1 point and nobody pays.
+ * is `1 + 2 × streak` on the payments the profile's `dealerTai` rule covers (to or from the
+ * dealer, East; or only to a winning dealer), and 0 otherwise. In `casual` the winner scores 1 point and nobody pays.
  */
 import type { Profile } from './profiles.js';
 import type { Wind } from './types.js';
@@ -66,7 +66,7 @@ export function settle(input: SettleInput, profile: Profile): Deltas {
   const perTai = input.perTai ?? profile.perTai;
   checkInput(input, base, perTai);
   if (input.winners.length === 0) return deltas;
-  if (kind === 'false_win') return settleFalseWin(input.winners[0]!.seat, base, perTai, profile);
+  if (kind === 'false_win') return settleFalseWin(input.winners[0]!.seat, input.streak, base, perTai, profile);
   if (profile.payout === 'point') {
     for (const w of input.winners) deltas[w.seat] += 1;
     return deltas;
@@ -87,9 +87,15 @@ export function settle(input: SettleInput, profile: Profile): Deltas {
   return deltas;
 }
 
-/** The extra tai of one payment: `1 + 2 × streak` to or from the dealer, in profiles with dealer tai. */
+/**
+ * The extra tai of one payment from `payer` to `winner` (by wind): `1 + 2 × streak` when the
+ * profile's rule (`dealerTai`) covers it — `both`: the winner or the payer is the dealer;
+ * `winner`: the winner is the dealer; `none`: never.
+ */
 export function dealerTai(winner: Wind, payer: Wind, streak: number, profile: Profile): number {
-  return profile.dealerTai && (winner === DEALER || payer === DEALER) ? 1 + 2 * streak : 0;
+  const rule = profile.dealerTai;
+  const applies = rule === 'both' ? winner === DEALER || payer === DEALER : rule === 'winner' && winner === DEALER;
+  return applies ? 1 + 2 * streak : 0;
 }
 
 function payersOf(winner: Wind, allPay: boolean, discarder: Wind | undefined): Wind[] {
@@ -97,15 +103,19 @@ function payersOf(winner: Wind, allPay: boolean, discarder: Wind | undefined): W
   return ([0, 1, 2, 3] as Wind[]).filter((s) => s !== winner);
 }
 
-/** 詐胡 (`full`): the declarer pays `base + perTai × penalty` to each other seat. */
-function settleFalseWin(declarer: Wind, base: number, perTai: number, profile: Profile): Deltas {
+/**
+ * 詐胡 (`full`): the declarer pays `base + perTai × (penalty + dealer)` to each other seat, with
+ * dealer tai by the profile's rule, the receiving seat in the winner's place (002 applies it
+ * "to every payment to or from them").
+ */
+function settleFalseWin(declarer: Wind, streak: number, base: number, perTai: number, profile: Profile): Deltas {
   if (profile.falseWinPenaltyTai === null) {
     throw new SettleError(`settle: profile ${profile.name} has no false-win penalty (a false win is a bot error there)`);
   }
   const deltas: Deltas = [0, 0, 0, 0];
-  const amount = base + perTai * profile.falseWinPenaltyTai;
   for (let s = 0; s < 4; s++) {
     if (s === declarer) continue;
+    const amount = base + perTai * (profile.falseWinPenaltyTai + dealerTai(s as Wind, declarer, streak, profile));
     deltas[s] += amount;
     deltas[declarer] -= amount;
   }

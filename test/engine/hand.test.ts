@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseTile as T, parseTiles } from '../../src/core/tiles.js';
-import { getProfile } from '../../src/rules/index.js';
+import { getProfile, PROFILE_NAMES } from '../../src/rules/index.js';
 import { ActionKind, BotError, action, actionKind, playHand, PASS, type Action, type HandResult, type Step } from '../../src/engine/index.js';
 import { JUNK, pick, recorder, scripted, wallFrom, winner, type Policy, type WallPlan } from './helpers.js';
 
@@ -290,7 +290,10 @@ describe('flowers and false wins in full', () => {
     const liar: Policy = () => action(A.WIN, T('9m'));
     const { r } = play({ hands }, [liar], full);
     expect(r.outcome).toBe('false_win');
-    expect(r.deltas).toEqual([-27, 9, 9, 9]);
+    expect(r.winners).toEqual([]);
+    expect(r.falseWins).toEqual([0]);
+    // The dealer's false win: 1 + (8 + 1 dealer tai) to each other seat.
+    expect(r.deltas).toEqual([-30, 10, 10, 10]);
     expect(() => play({ hands }, [liar], p0)).toThrow(BotError);
     try {
       play({ hands }, [liar], p0);
@@ -306,6 +309,123 @@ describe('flowers and false wins in full', () => {
   it('a bot that throws is a BotError naming it', () => {
     const hands: WallPlan['hands'] = [JUNK[0] + '9m', JUNK[1], JUNK[2], JUNK[3]];
     expect(() => play({ hands }, [() => { throw new Error('boom'); }])).toThrow(/bot "a" \(seat 0\) in hand 1 threw: boom/);
+  });
+});
+
+describe('rules at the edges (RULES.md as of issue 10)', () => {
+  const full = getProfile('full');
+  const liarOn = (tile: string): Policy => (v) => (v.phase === 'claim' ? action(A.WIN, T(tile)) : undefined);
+
+  it('full: a false win on a discard does not cancel the legal wins on it; every window seat is asked; then the penalty', () => {
+    // Seat 0 (dealer) discards 6s. Seat 1 and seat 3 wait on it; seat 2 could pung it but declares a win it does not have.
+    const plan: WallPlan = { hands: ['147m147p1234567z9p8s9s6s', READY_HAND, '258m258p1234567z66s1s', '123456789p234m45s77s'] };
+    const { r, steps } = play(plan, [discardFirst('6s'), winner, liarOn('6s'), winner], full);
+    expect(actions(steps, 3, 'claim')).toHaveLength(1); // seat 3 is still asked after the false win
+    expect(r.outcome).toBe('win');
+    expect(r.winners.map((w) => w.seat)).toEqual([1, 3]);
+    expect(r.falseWins).toEqual([2]);
+    expect(r.winners.map((w) => w.tai)).toEqual([3, 3]); // concealed_hand 1 + all_sequences 2 (two-sided 45s)
+    // Seat 0 pays each winner 1 + (3 + 1 dealer) = 5; seat 2 pays 1 + 8 to seats 1 and 3 and 1 + 8 + 1 to the dealer.
+    expect(r.deltas).toEqual([-5 - 5 + 10, 5 + 9, -28, 5 + 9]);
+  });
+
+  it('full: a false win with no legal win on the discard ends the hand as false_win after the window', () => {
+    const plan: WallPlan = { hands: ['147m147p1234567z9p8s9s6s', JUNK[1], '258m258p1234567z66s1s', JUNK[3]] };
+    const { r } = play(plan, [discardFirst('6s'), undefined, liarOn('6s')], full);
+    expect(r).toMatchObject({ outcome: 'false_win', winners: [], falseWins: [2], winningTile: -1 });
+    expect(r.deltas).toEqual([10, 9, -28, 9]);
+  });
+
+  it("heavenly hand: the winning tile is the dealer's 17th tile as dealt (seed 000: 27 tai, no single wait)", () => {
+    const { r, steps } = play({ hands: ['123456789m234p45s99s6s', JUNK[1], JUNK[2], JUNK[3]] }, [winner]);
+    expect(actions(steps, 0)[0]!.legal[0]).toBe(action(A.WIN, T('6s')));
+    expect(r).toMatchObject({ outcome: 'self_draw', winningTile: T('6s') });
+    expect(r.winners[0]!.patterns).toEqual({ heavenly_hand: 24, concealed_self_draw: 3 });
+    expect(r.winners[0]!.tai).toBe(27);
+    expect(r.winners[0]!.facts).toMatchObject({ win: T('6s'), selfDraw: true, heavenly: true, lastTile: false });
+  });
+
+  it("heavenly hand after a flower: the winning tile is the dealer's last tile received, the flower's replacement", () => {
+    const { r } = play({ hands: ['123456789m234p45s99s1f', JUNK[1], JUNK[2], JUNK[3]], back: '6s' }, [winner]);
+    expect(r).toMatchObject({ outcome: 'self_draw', winningTile: T('6s') });
+    expect(r.winners[0]!.patterns).toMatchObject({ heavenly_hand: 24, concealed_self_draw: 3 });
+  });
+
+  it('full: the same tile wins; a closed wait on 2m is not scored as 1m with all_sequences', () => {
+    const { r } = play({ hands: ['13456789m234p678s99s2m', JUNK[1], JUNK[2], JUNK[3]] }, [winner], full);
+    expect(r.winningTile).toBe(T('2m'));
+    expect(r.winners[0]!.patterns).toEqual({ concealed_self_draw: 3, single_wait: 1 }); // 2m is the only wait
+  });
+
+  it('casual: a self-drawn win is taken at once — a bot that declines every win never gets to decline it', () => {
+    // Seat 1 waits on 3s/6s and draws 6s; no bot ever declares a win (scripted bots pass and discard).
+    const plan: WallPlan = { hands: [JUNK[0] + '9m', READY_HAND, JUNK[2], JUNK[3]], draws: '6s' };
+    const { r, steps } = play(plan, [], getProfile('casual'));
+    expect(r).toMatchObject({ outcome: 'self_draw', winningTile: T('6s'), deltas: [0, 1, 0, 0] });
+    expect(r.winners.map((w) => w.seat)).toEqual([1]);
+    for (const st of actions(steps, 1, 'turn')) expect(st.legal.some((a) => actionKind(a) === A.WIN)).toBe(false);
+    expect(steps.at(-2)).toMatchObject({ type: 'draw', seat: 1, tile: T('6s') }); // the draw, then the end: no decision
+  });
+
+  it('casual: a win on a discard is still the bot’s choice', () => {
+    const plan: WallPlan = { hands: ['147m147p1234567z9p8s9s6s', READY_HAND, JUNK[2], JUNK[3]] };
+    const { r, steps } = play(plan, [discardFirst('6s')], getProfile('casual'));
+    expect(actions(steps, 1, 'claim')[0]!.legal).toContain(action(A.WIN, T('6s')));
+    expect(r.outcome).not.toBe('win'); // declined
+  });
+
+  it('flowers: a paying dealer pays no dealer tai; a winning dealer at streak 2 is paid 1 + 2 × 2 extra', () => {
+    const flowers = getProfile('flowers');
+    // Seat 1 wins 3 tai on the dealer's 6s: the dealer pays 1 + 3 (p0 would add 1 + 2 × 2).
+    const paying = play({ hands: ['147m147p1234567z9p8s9s6s', READY_HAND, JUNK[2], JUNK[3]] }, [discardFirst('6s'), winner], flowers, { streak: 2 });
+    expect(paying.r.winners.map((w) => [w.seat, w.tai])).toEqual([[1, 3]]);
+    expect(paying.r.deltas).toEqual([-4, 4, 0, 0]);
+    const inP0 = play({ hands: ['147m147p1234567z9p8s9s6s', READY_HAND, JUNK[2], JUNK[3]] }, [discardFirst('6s'), winner], p0, { streak: 2 });
+    expect(inP0.r.deltas).toEqual([-9, 9, 0, 0]);
+    // The dealer (seat 0) wins 3 tai on seat 1's 6s at streak 2: seat 1 pays 1 + 3 + 5.
+    const winning = play({ hands: [READY_HAND + '1z', '258m258p258s1234567z', JUNK[2], JUNK[3]], draws: '6s' }, [(v, l) => discardFirst('1z')(v, l) ?? winner(v, l)], flowers, {
+      streak: 2,
+    });
+    expect(winning.r.winners.map((w) => [w.seat, w.tai])).toEqual([[0, 3]]);
+    expect(winning.r.deltas).toEqual([9, -9, 0, 0]);
+  });
+
+  it('a malformed action (win on tile id 40) is a BotError naming bot, seat, hand, action and legal set, checker on or off, in every profile', () => {
+    const hands: WallPlan['hands'] = [JUNK[0] + '9m', JUNK[1], JUNK[2], JUNK[3]];
+    for (const name of PROFILE_NAMES) {
+      const rules = getProfile(name);
+      for (const check of [true, false]) {
+        const run = () =>
+          playHand({
+            rules,
+            seed: 'scenario',
+            handKey: 1,
+            dealer: 0,
+            round: 0,
+            streak: 0,
+            bots: [scripted(() => 64 + 40), scripted(), scripted(), scripted()],
+            botNames: ['bad', 'b', 'c', 'd'],
+            wall: wallFrom({ reserve: rules.wallReserve, hands }),
+            check,
+          });
+        expect(run).toThrow(BotError);
+        expect(run).toThrow(/bot "bad" \(seat 0\) in hand 1 returned an illegal action \?104; legal: \[discard /);
+      }
+    }
+  });
+
+  it('ready (p0): a kong with the tile just drawn is offered only when the waits stay exactly the same', () => {
+    const junk0 = '258m258p258s1234567z9p';
+    const seat3 = '147p147s1234567z369p';
+    const readyOn = (tile: string): Policy => (v, l) => (v.phase === 'turn' ? pick(l, A.READY, T(tile)) ?? pick(l, A.CONCEALED_KONG, T('1m')) : undefined);
+    // 111m 456m 789m 234p 99s 45s waits 3s/6s; with 1111m as a concealed kong it still waits 3s/6s.
+    const same = play({ hands: [junk0, '111m456789m234p45s99s', JUNK[2], seat3], draws: '5z8s8p6m1m', back: '7z' }, [undefined, readyOn('5z')]);
+    const turns = actions(same.steps, 1, 'turn');
+    expect(turns[1]!.legal).toEqual([action(A.DISCARD, T('1m')), action(A.CONCEALED_KONG, T('1m'))]);
+    expect(turns[2]!.legal).toEqual([action(A.DISCARD, T('7z'))]); // after the kong's replacement: discard it
+    // 111m 23m waits 1m/4m; as a kong 1111m the 23m waits only 4m: the waits change, no kong (1m wins instead).
+    const changes = play({ hands: [junk0, '111m23m456p789p234s99s', JUNK[2], seat3], draws: '5z8s8p6m1m' }, [undefined, readyOn('5z')]);
+    expect(actions(changes.steps, 1, 'turn')[1]!.legal).toEqual([action(A.WIN, T('1m')), action(A.DISCARD, T('1m'))]);
   });
 });
 

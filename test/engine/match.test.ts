@@ -5,13 +5,14 @@ import { existsSync } from 'node:fs';
 import { getProfile, PROFILE_NAMES } from '../../src/rules/index.js';
 import { buildWall } from '../../src/core/wall.js';
 import { botSeed, handSeed } from '../../src/core/rng.js';
-import { matchHandKey, nextDeal, playHand, playMatch, type HandResult } from '../../src/engine/index.js';
-import { greedy, random } from '../../bots/index.js';
+import { matchHandKey, MATCH_DRY_LIMIT, nextDeal, playHand, playMatch, type HandResult } from '../../src/engine/index.js';
+import { scripted } from './helpers.js';
+import { ADVERSARIAL, BOT_NAMES, BOTS, greedy, random } from '../../bots/index.js';
 
 const R4 = [random, random, random, random];
 
 function fakeResult(outcome: HandResult['outcome'], winners: number[]): HandResult {
-  return { handKey: 0, dealer: 0, round: 0, streak: 0, outcome, winners: winners.map((seat) => ({ seat }) as HandResult['winners'][number]), discarder: -1, winningTile: -1, turns: 0, wallLeft: 0, deltas: [0, 0, 0, 0] };
+  return { handKey: 0, dealer: 0, round: 0, streak: 0, outcome, winners: winners.map((seat) => ({ seat }) as HandResult['winners'][number]), falseWins: [], discarder: -1, winningTile: -1, turns: 0, wallLeft: 0, deltas: [0, 0, 0, 0] };
 }
 
 describe('the deal passes', () => {
@@ -58,6 +59,26 @@ describe('playMatch', () => {
   });
 });
 
+describe('a match nobody wins', () => {
+  const never = scripted(); // passes every window, discards what it draws, never wins
+  it('p0: ends after 64 hands in a row with no win, marked as cut short, streak never overflowing', () => {
+    const m = playMatch({ rules: getProfile('p0'), seed: 'dry', match: 0, bots: [never, never, never, never], check: true });
+    expect(m.cutShort).toBe(true);
+    expect(m.hands.length).toBe(MATCH_DRY_LIMIT);
+    expect(m.hands.every((h) => h.outcome === 'draw' && h.dealer === 0)).toBe(true);
+    expect(m.hands.at(-1)!.streak).toBe(MATCH_DRY_LIMIT - 1); // the dealer kept the deal on every drawn hand
+    expect(m.scores).toEqual([0, 0, 0, 0]);
+  });
+  it('flowers: the deal passes on a drawn hand, so the match ends normally after 16 hands, not cut short', () => {
+    const m = playMatch({ rules: getProfile('flowers'), seed: 'dry', match: 0, bots: [never, never, never, never] });
+    expect(m.cutShort).toBe(false);
+    expect(m.hands.length).toBe(16);
+  });
+  it('a match with wins is not cut short', () => {
+    expect(playMatch({ rules: getProfile('p0'), seed: 'match', match: 1, bots: [greedy, greedy, greedy, greedy] }).cutShort).toBe(false);
+  });
+});
+
 describe('seeds', () => {
   it('the wall is a pure function of (seed, hand key); bot streams differ by seat and never move the wall', () => {
     expect(Array.from(buildWall('s', 7))).toEqual(Array.from(buildWall('s', 7)));
@@ -86,6 +107,29 @@ describe('random simulation with the invariant checker', () => {
         for (const w of r.winners) if (r.outcome === 'win' || r.outcome === 'self_draw') expect(w.tai).toBeGreaterThanOrEqual(rules.minTai);
       }
       expect(wins).toBeGreaterThan(250); // greedy bots finish most hands
+    });
+  }
+});
+
+describe('adversarial bots with the invariant and rules checkers', () => {
+  // Every adversarial habit and every built-in bot, in seatings that rotate through all of them.
+  const names = [...Object.keys(ADVERSARIAL), ...BOT_NAMES];
+  const factories = names.map((n) => ADVERSARIAL[n] ?? BOTS[n]!);
+  for (const name of PROFILE_NAMES) {
+    it(`${name}: 2,000 hands, each seat cycling through ${names.length} bots`, () => {
+      const rules = getProfile(name);
+      const outcomes = new Map<string, number>();
+      let falseWins = 0;
+      for (let k = 0; k < 2000; k++) {
+        const seats = [0, 1, 2, 3].map((s) => (k * 3 + s * 7 + Math.floor(k / names.length)) % names.length);
+        const r = playHand({ rules, seed: 'adversarial', handKey: k, dealer: k & 3, round: ((k >> 2) & 3) as 0, streak: k % 4, bots: seats.map((i) => factories[i]!), check: true });
+        outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
+        falseWins += r.falseWins.length;
+      }
+      expect(outcomes.get('draw')).toBeGreaterThan(0);
+      expect((outcomes.get('win') ?? 0) + (outcomes.get('self_draw') ?? 0)).toBeGreaterThan(200);
+      if (rules.falseWinPenaltyTai !== null) expect(falseWins).toBeGreaterThan(0);
+      else expect(falseWins).toBe(0);
     });
   }
 });

@@ -133,6 +133,9 @@ describe('tw16 score HAND', () => {
     expect(rk.patterns).toHaveProperty('rob_kong', 1);
     const hv = JSON.parse((await run(['score', '123456789m234p45s99s', '--win', '6s', '--self-draw', '--heavenly', '--json'])).out);
     expect(hv.patterns).toHaveProperty('heavenly_hand', 24);
+    // Seed 000's example, as the engine scores it when dealt to the dealer with 6s as the 17th tile: 27 tai.
+    const seed = JSON.parse((await run(['score', '123456789m234p45s99s', '--win', '6s', '--heavenly', '--json'])).out);
+    expect(seed).toMatchObject({ tai: 27, patterns: { heavenly_hand: 24, concealed_self_draw: 3 } });
     const money = JSON.parse((await run(['score', '123456789m234p45s99s', '--win', '6s', '--seat', 'W', '--discarder', 'N', '--ready', '--base', '2', '--per-tai', '3', '--json'])).out);
     expect(money.payments).toEqual({ E: 0, S: 0, W: 14, N: -14 }); // 2 + 3 × (3 + 1 ready)
   });

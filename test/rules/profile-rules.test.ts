@@ -57,7 +57,7 @@ describe('p0 (seed 000)', () => {
   });
   it('has ready declaration, dealer tai, 16-tile reserve, 4 wind rounds, keeps the deal on a draw', () => {
     const p = getProfile('p0');
-    expect([p.readyDeclaration, p.dealerTai, p.wallReserve, p.windRounds, p.keepDealOnDraw, p.minTai]).toEqual([true, true, 16, 4, true, 0]);
+    expect([p.readyDeclaration, p.dealerTai, p.wallReserve, p.windRounds, p.keepDealOnDraw, p.minTai]).toEqual([true, 'both', 16, 4, true, 0]);
     expect([p.instantFlowerWins, p.falseWinPenaltyTai, p.payout, p.base, p.perTai]).toEqual([false, null, 'tai', 1, 1]);
   });
 });
@@ -127,7 +127,11 @@ describe('full (seed 002)', () => {
     expect(settle({ winners: [{ seat: 1, tai: r.tai }], selfDraw: false, discarder: 3, streak: 0, kind: 'seven_rob_one' }, full)).toEqual([0, 9, 0, -9]);
   });
   it('a false win costs the declarer base + 8 to each other seat', () => {
-    expect(settle({ winners: [{ seat: 2, tai: 0 }], selfDraw: true, streak: 0, kind: 'false_win' }, getProfile('full'))).toEqual([9, 9, -27, 9]);
+    // 1 + 8 to each other seat, and dealer tai (1 + 2 × streak) on the payment to the dealer (East).
+    expect(settle({ winners: [{ seat: 2, tai: 0 }], selfDraw: true, streak: 0, kind: 'false_win' }, getProfile('full'))).toEqual([10, 9, -28, 9]);
+    expect(settle({ winners: [{ seat: 2, tai: 0 }], selfDraw: false, streak: 2, kind: 'false_win' }, getProfile('full'))).toEqual([14, 9, -32, 9]);
+    // The dealer's own false win pays dealer tai to everyone.
+    expect(settle({ winners: [{ seat: 0, tai: 0 }], selfDraw: false, streak: 1, kind: 'false_win' }, getProfile('full'))).toEqual([-36, 12, 12, 12]);
     expect(() => settle({ winners: [{ seat: 2, tai: 0 }], selfDraw: true, streak: 0, kind: 'false_win' }, getProfile('p0'))).toThrow(/false-win/);
   });
   it('has no ready declaration (ready adds nothing)', () => {
@@ -135,7 +139,7 @@ describe('full (seed 002)', () => {
   });
   it('options: instant flower wins, penalty 8, reserve 16, dealer tai, keeps the deal on a draw', () => {
     const p = getProfile('full');
-    expect([p.instantFlowerWins, p.falseWinPenaltyTai, p.wallReserve, p.dealerTai, p.keepDealOnDraw, p.windRounds]).toEqual([true, 8, 16, true, true, 4]);
+    expect([p.instantFlowerWins, p.falseWinPenaltyTai, p.wallReserve, p.dealerTai, p.keepDealOnDraw, p.windRounds]).toEqual([true, 8, 16, 'both', true, 4]);
   });
 });
 
@@ -161,7 +165,7 @@ describe('table (seed 001, "Taiwan Tai")', () => {
   });
   it('no dealer tai: the dealer on a streak is paid like anyone', () => {
     const table = getProfile('table');
-    expect(table.dealerTai).toBe(false);
+    expect(table.dealerTai).toBe('none');
     expect(settle({ winners: [{ seat: 0, tai: 3 }], selfDraw: false, discarder: 1, streak: 3 }, table)).toEqual([4, -4, 0, 0]);
   });
   it('seat wind that is also the round wind scores both (2 tai)', () => {
@@ -201,7 +205,7 @@ describe('casual (seed 001)', () => {
   });
   it('options: reserve 0, 8 wind rounds, point payout, keeps the deal on a draw', () => {
     const p = getProfile('casual');
-    expect([p.wallReserve, p.windRounds, p.payout, p.keepDealOnDraw, p.minTai, p.dealerTai]).toEqual([0, 8, 'point', true, 0, false]);
+    expect([p.wallReserve, p.windRounds, p.payout, p.keepDealOnDraw, p.minTai, p.dealerTai]).toEqual([0, 8, 'point', true, 0, 'none']);
   });
 });
 
@@ -218,8 +222,19 @@ describe('flowers (seed 004 on top of p0)', () => {
     const r = score({ hand: `${BASE} 12345678f`, win: '6s', seat: 'S' }, 'flowers');
     expect(r.patterns).toEqual({ concealed_hand: 1, eight_flowers: 30 });
   });
-  it('the deal passes on a drawn hand; no minimum; dealer tai; no ready declaration', () => {
+  it('the deal passes on a drawn hand; no minimum; dealer tai for a winning dealer only; no ready declaration', () => {
     const p = getProfile('flowers');
-    expect([p.keepDealOnDraw, p.minTai, p.dealerTai, p.readyDeclaration, p.wallReserve]).toEqual([false, 0, true, false, 16]);
+    expect([p.keepDealOnDraw, p.minTai, p.dealerTai, p.readyDeclaration, p.wallReserve]).toEqual([false, 0, 'winner', false, 16]);
+  });
+  it('dealer tai only when the dealer wins: a paying dealer pays no dealer tai (004)', () => {
+    const flowers = getProfile('flowers');
+    // South wins 3 tai on East's discard at streak 2: East pays 1 + 3, no dealer tai (p0 would charge 1 + 3 + 5).
+    expect(settle({ winners: [{ seat: 1, tai: 3 }], selfDraw: false, discarder: 0, streak: 2 }, flowers)).toEqual([-4, 4, 0, 0]);
+    expect(settle({ winners: [{ seat: 1, tai: 3 }], selfDraw: false, discarder: 0, streak: 2 }, getProfile('p0'))).toEqual([-9, 9, 0, 0]);
+    // South self-draws: East pays like the others.
+    expect(settle({ winners: [{ seat: 1, tai: 3 }], selfDraw: true, streak: 2 }, flowers)).toEqual([-4, 12, -4, -4]);
+    // East (the dealer) self-draws 3 tai at streak 2: each loser is docked 1 + 3 + (1 + 2 × 2).
+    expect(settle({ winners: [{ seat: 0, tai: 3 }], selfDraw: true, streak: 2 }, flowers)).toEqual([27, -9, -9, -9]);
+    expect(settle({ winners: [{ seat: 0, tai: 3 }], selfDraw: false, discarder: 3, streak: 2 }, flowers)).toEqual([9, 0, 0, -9]);
   });
 });
