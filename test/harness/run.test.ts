@@ -147,7 +147,11 @@ describe('tw16 run', () => {
     const child = spawn(process.execPath, [BIN, 'run', join(FIX, 'slow.json'), '--workers', '1', '--batch', '20', '--out', out, '--quiet'], { cwd: ROOT });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
-    await new Promise((r) => setTimeout(r, 2500));
+    // Interrupt once the run has started (its output file is open, so its SIGINT handler is in
+    // place) and has had a second to finish some jobs: a fixed delay fails on a loaded machine.
+    const t0 = Date.now();
+    while (!existsSync(join(out, 'hands.arrow.tmp')) && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 1000));
     child.kill('SIGINT');
     const code = await new Promise<number | null>((r) => child.on('exit', r));
     expect(stderr).toMatch(/interrupted/);
