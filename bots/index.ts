@@ -6,7 +6,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import type { BotFactory } from '../src/index.js';
+import { InputError, type BotFactory } from '../src/index.js';
 import { random } from './random.js';
 import { greedy } from './greedy.js';
 import { defensive } from './defensive.js';
@@ -19,8 +19,7 @@ export const BOTS: Readonly<Record<string, BotFactory>> = Object.freeze({ random
 export const BOT_NAMES: readonly string[] = Object.keys(BOTS);
 
 /** A bot that cannot be found or loaded: one line, exit code 2. */
-export class BotLoadError extends Error {
-  readonly exitCode = 2;
+export class BotLoadError extends InputError {
   constructor(message: string) {
     super(message);
     this.name = 'BotLoadError';

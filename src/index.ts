@@ -34,5 +34,7 @@ export {
   type SettleInput,
 } from './rules/index.js';
 export * from './engine/index.js';
+/** The error family: bad input (exit 2) and I/O failures (exit 3). */
+export { InputError, UsageError, IoError } from './core/errors.js';
 export { handSeed, botSeed, deriveSeed, makeRng, type Rng } from './core/rng.js';
 export { buildWall } from './core/wall.js';

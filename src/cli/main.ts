@@ -1,32 +1,72 @@
 /**
  * The tw16 command line: a thin yargs shell over one module per command.
- * `main(argv)` never calls process.exit, so tests can drive it in-process; it
- * returns the exit code (0 ok, 1 a difference or failure to report, 2 bad input).
+ * `main(argv)` never calls process.exit, so tests can drive it in-process; it returns the exit
+ * code (EXIT below). Errors reach the user as one line; `--debug` adds the stack.
  */
 import yargs, { type Argv } from 'yargs';
+import { InputError, IoError, UsageError, isSystemError } from '../core/errors.js';
+import { BotError } from '../engine/types.js';
 import { VERSION } from '../version.js';
-import { UsageError } from './errors.js';
 import { commands } from './commands.js';
 
+/** Exit codes (README "Faults and recovery"). */
+export const EXIT = {
+  OK: 0,
+  /** `run`/`replay`: a bot broke the interface or its time limit; `diff`: the results differ. */
+  BOT_ERROR_OR_DIFFERENT: 1,
+  /** Bad input: flags, files, notation, corrupt or foreign input files, a refused resume. */
+  BAD_INPUT: 2,
+  /** An I/O failure: disk full, permission, read-only file system. */
+  IO_FAILURE: 3,
+  /** A bug in tw16 (the message says so). */
+  INTERNAL: 70,
+  INTERRUPTED: 130,
+} as const;
+
+const HELP_EXIT_CODES =
+  'Exit codes: 0 success; 1 a bot error (run, replay) or results that differ (diff); 2 bad input ' +
+  '(flags, files, corrupt or foreign input files, a refused resume); 3 an I/O failure (disk full, ' +
+  'permission, read-only file system); 130 interrupted (progress saved; continue with --resume); ' +
+  '70 a bug in tw16. --debug prints stack traces.';
+
+/** The exit code an error stands for. */
+export function exitCodeOf(err: unknown): number {
+  if (err instanceof InputError) return EXIT.BAD_INPUT;
+  if (err instanceof IoError || isSystemError(err)) return EXIT.IO_FAILURE;
+  if (err instanceof BotError) return EXIT.BOT_ERROR_OR_DIFFERENT;
+  return EXIT.INTERNAL;
+}
+
+/** The one line (or, with `debug`, the stack) telling the user about `err`. */
+export function errorMessage(err: unknown, debug: boolean): string {
+  const e = isSystemError(err) ? new IoError(err.path ?? (err as { dest?: string }).dest ?? '(unknown path)', `${err.syscall}`, err) : err;
+  const text = e instanceof Error ? e.message : String(e);
+  const line = exitCodeOf(e) === EXIT.INTERNAL ? `internal error (a bug in tw16; --debug shows where): ${text}` : text;
+  const stack = debug && err instanceof Error && err.stack ? `\n${err.stack}` : '';
+  return `tw16: ${line.split('\n')[0]}${stack}\n`;
+}
+
 export async function main(argv: string[]): Promise<number> {
-  let code = 0;
+  const debug = argv.includes('--debug');
+  let code: number = EXIT.OK;
   let cli: Argv = yargs(argv)
     .scriptName('tw16')
     .version(VERSION)
     .strict()
+    .option('debug', { type: 'boolean', default: false, global: true, describe: 'print stack traces with errors' })
     .demandCommand(1, 'name a command; see tw16 --help')
     .recommendCommands()
+    .epilogue(HELP_EXIT_CODES)
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err) => {
       throw err ?? new UsageError(msg);
     });
   for (const c of commands) cli = cli.command(c);
   try {
-    const result: unknown = await cli.parseAsync();
-    if (typeof (result as { exitCode?: unknown })?.exitCode === 'number') code = (result as { exitCode: number }).exitCode;
+    await cli.parseAsync();
   } catch (err) {
-    process.stderr.write(`tw16: ${err instanceof Error ? err.message : String(err)}\n`);
-    code = err instanceof UsageError || (err as { exitCode?: number })?.exitCode === 2 ? 2 : 1;
+    process.stderr.write(errorMessage(err, debug));
+    code = exitCodeOf(err);
   }
   return process.exitCode !== undefined && process.exitCode !== 0 && code === 0 ? Number(process.exitCode) : code;
 }

@@ -15,7 +15,7 @@ import { playHand } from '../engine/hand.js';
 import type { BotFactory, HandResult, Step } from '../engine/types.js';
 import { getProfile, WIND_LETTERS, PATTERN_NAMES, type Wind, type PatternId } from '../rules/index.js';
 import { loadBotFactory } from '../../bots/index.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../core/errors.js';
 
 interface ReplayArgs {
   seed: string;

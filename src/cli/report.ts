@@ -3,7 +3,7 @@
  * SVG charts) for a finished run, from its summary.json and wins.arrow.
  */
 import type { CommandModule } from 'yargs';
-import { UsageError } from './errors.js';
+import { UsageError } from '../core/errors.js';
 
 interface ReportArgs {
   results: string;

@@ -6,7 +6,7 @@ import type { CommandModule } from 'yargs';
 import { loadExperiment, type Experiment } from '../harness/experiment.js';
 import { formatSummary } from '../harness/format.js';
 import { runExperiment, type Progress } from '../harness/run.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../core/errors.js';
 
 interface RunArgs {
   experiment: string;

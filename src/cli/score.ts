@@ -29,7 +29,7 @@ import {
   type Meld,
   type ParsedCase,
 } from '../rules/index.js';
-import { UsageError } from './errors.js';
+import { InputError, UsageError } from '../core/errors.js';
 
 interface ScoreArgs {
   hand?: string;
@@ -142,7 +142,7 @@ function runOne(argv: ArgumentsCamelCase<ScoreArgs>): void {
       ...(argv.perTai !== undefined ? { perTai: argv.perTai } : {}),
     });
   } catch (e) {
-    if ((e as { exitCode?: number }).exitCode === 2) throw new UsageError(`score: ${flagName((e as Error).message)}`);
+    if (e instanceof InputError) throw new UsageError(`score: ${flagName(e.message)}`);
     throw e;
   }
   const r = scoreParsedCase(c);

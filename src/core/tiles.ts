@@ -8,6 +8,7 @@
  * Strings exist only at the edges (CLI, logs, fixtures); everything inside works on ids
  * and 34-entry count arrays.
  */
+import { InputError } from './errors.js';
 
 /** A tile id, 0–41. */
 export type Tile = number;
@@ -61,7 +62,7 @@ export function isTerminal(t: Tile): boolean {
 }
 
 /** A malformed tile string; `position` is the 0-based index of the offending character. */
-export class NotationError extends Error {
+export class NotationError extends InputError {
   constructor(
     readonly input: string,
     readonly position: number,

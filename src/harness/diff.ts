@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
 import type { PatternId, Wind } from '../rules/types.js';
 import { replayCommand } from '../engine/hand.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from './records.js';
 import type { ColumnSpec } from './columns.js';
 import { readBatches } from './read.js';

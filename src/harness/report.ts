@@ -11,6 +11,7 @@
  * bot metrics.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { InputError } from '../core/errors.js';
 import { writeAtomic } from './files.js';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
@@ -28,7 +29,7 @@ export interface ReportFiles {
 }
 
 /** A summary.json that is missing or not a run summary. */
-export class ReportInputError extends Error {
+export class ReportInputError extends InputError {
   constructor(message: string) {
     super(message);
     this.name = 'ReportInputError';

@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { getProfile, scoreFlowerWin, scoreHand, settle, type Profile } from '../rules/index.js';
 import { PATTERN_IDS, type PatternId, type Wind } from '../rules/types.js';
 import { ArrowTableWriter } from './arrow.js';

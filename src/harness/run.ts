@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { shareHandTables } from '../hand/tables.js';
 import { VERSION } from '../version.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { ArrowTableWriter } from './arrow.js';
 import { writeAtomic } from './files.js';
 import { recordedExperiment, seatings, type Experiment } from './experiment.js';

@@ -19,6 +19,7 @@ import { getProfile, type Profile } from './profiles.js';
 import { scoreHand } from './score.js';
 import { settle, type Deltas, type SettleInput } from './settle.js';
 import { WIND_LETTERS, type PatternId, type Wind, type WinFacts } from './types.js';
+import { InputError } from '../core/errors.js';
 
 /** Payments of a hand by seat wind. */
 export interface Payments {
@@ -58,8 +59,7 @@ export interface ParsedCase {
 }
 
 /** A malformed case field. */
-export class CaseError extends Error {
-  readonly exitCode = 2;
+export class CaseError extends InputError {
   constructor(message: string) {
     super(message);
     this.name = 'CaseError';

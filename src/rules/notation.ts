@@ -7,10 +7,10 @@
  */
 import { KINDS, FLOWER_BASE, parseTiles, tileName, type Tile } from '../core/tiles.js';
 import type { Meld, Wind } from './types.js';
+import { InputError } from '../core/errors.js';
 
 /** Bad notation: one line naming the field and what is wrong (exit code 2 at the CLI). */
-export class HandNotationError extends Error {
-  readonly exitCode = 2;
+export class HandNotationError extends InputError {
   constructor(message: string) {
     super(message);
     this.name = 'HandNotationError';

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { PATTERN_IDS, type PatternId } from './types.js';
+import { InputError } from '../core/errors.js';
 
 /** How 平胡 (`all_sequences`) is checked; "five chows" is always required. */
 export interface AllSequencesRule {
@@ -76,8 +77,7 @@ export interface Profile {
 }
 
 /** A bad profile (unknown field, wrong type, negative tai, missing file): one line, exit code 2. */
-export class ProfileError extends Error {
-  readonly exitCode = 2;
+export class ProfileError extends InputError {
   constructor(message: string) {
     super(message);
     this.name = 'ProfileError';

@@ -7,6 +7,7 @@
  */
 import type { Profile } from './profiles.js';
 import type { Wind } from './types.js';
+import { InputError } from '../core/errors.js';
 
 /** One winner of a hand. */
 export interface SettleWinner {
@@ -37,8 +38,7 @@ export interface SettleInput {
 }
 
 /** Bad settlement input (e.g. a discard win without a discarder): exit code 2 at the CLI. */
-export class SettleError extends Error {
-  readonly exitCode = 2;
+export class SettleError extends InputError {
   constructor(message: string) {
     super(message);
     this.name = 'SettleError';

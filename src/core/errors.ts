@@ -1,0 +1,50 @@
+/**
+ * The errors a user can be told about in one line, by the exit code they mean (README
+ * "Faults and recovery"): bad input → 2, an I/O failure → 3. Every module below the CLI
+ * throws these (or subclasses keeping their own names); the CLI maps them to exit codes.
+ */
+
+/** Bad input: a flag, a file, notation, a profile, a case, a bot, a corrupt or foreign input file. Exit code 2. */
+export class InputError extends Error {
+  readonly exitCode: number = 2;
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+/** Bad command-line usage (flags and their combinations). */
+export class UsageError extends InputError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** What the OS says went wrong, e.g. `ENOSPC: no space left on device`. */
+function osError(cause: unknown): string {
+  const e = cause as NodeJS.ErrnoException | undefined;
+  const text = e instanceof Error ? e.message.split('\n')[0]! : String(cause);
+  // Node's messages repeat the syscall and path after the reason: keep the code and the reason.
+  const reason = /^[A-Z0-9]+: ([^,]+)/.exec(text)?.[1];
+  return e?.code ? `${e.code}${reason ? ` (${reason})` : ''}` : text;
+}
+
+/** Reading or writing `path` failed in the OS (disk full, permission, read-only file system…). Exit code 3. */
+export class IoError extends Error {
+  readonly exitCode: number = 3;
+  constructor(
+    readonly path: string,
+    readonly what: string,
+    cause: unknown,
+  ) {
+    super(`cannot ${what} ${path}: ${osError(cause)}`);
+    this.name = 'IoError';
+    this.cause = cause;
+  }
+}
+
+/** An error from the OS (`code` like `ENOSPC`, and the syscall that failed). */
+export function isSystemError(err: unknown): err is NodeJS.ErrnoException & { code: string } {
+  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && /^E[A-Z0-9]+$/.test((err as NodeJS.ErrnoException).code!) && typeof (err as NodeJS.ErrnoException).syscall === 'string';
+}
