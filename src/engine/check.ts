@@ -4,7 +4,7 @@
  */
 import { FLOWER_BASE, KINDS, TOTAL_TILES } from '../core/tiles.js';
 import { ActionKind, actionKind, isAction, formatAction } from './actions.js';
-import { MELD_CHOW, MELD_PUNG, PHASE_OVER, PHASE_TURN, type Table } from './table.js';
+import { MELD_CHOW, MELD_MAX, MELD_PUNG, PHASE_OVER, PHASE_TURN, RIVER_MAX, type Table } from './table.js';
 import { InvariantError, type Step } from './types.js';
 
 /** A checker bound to one table: call it with each step (as `onStep`). */
@@ -47,15 +47,15 @@ export function checkTable(table: Table, where = `hand ${table.handKey}`): void 
     if (h !== table.handCount[s]) throw new InvariantError(`${where}: seat ${s} hand count ${table.handCount[s]} but holds ${h}`);
     for (let f = 0; f < 8; f++) if (table.flowerMask[s]! & (1 << f)) count[FLOWER_BASE + f]!++;
     for (let i = 0; i < table.meldCount[s]!; i++) {
-      const k = table.meldKind[s * 5 + i]!;
-      const t = table.meldTile[s * 5 + i]!;
+      const k = table.meldKind[s * MELD_MAX + i]!;
+      const t = table.meldTile[s * MELD_MAX + i]!;
       if (k === MELD_CHOW) {
         count[t]!++;
         count[t + 1]!++;
         count[t + 2]!++;
       } else count[t]! += k === MELD_PUNG ? 3 : 4;
     }
-    for (let i = 0; i < table.riverLen[s]!; i++) count[table.river[s * 64 + i]!]!++;
+    for (let i = 0; i < table.riverLen[s]!; i++) count[table.river[s * RIVER_MAX + i]!]!++;
   }
   if (table.inFlight >= 0) count[table.inFlight]!++;
   let total = 0;
@@ -66,7 +66,7 @@ export function checkTable(table: Table, where = `hand ${table.handKey}`): void 
   }
   if (total !== TOTAL_TILES) throw new InvariantError(`${where}: ${total} tiles on the table`);
   if (table.phase === PHASE_OVER) {
-    const r = table.result;
+    const r = table.final;
     if (!r) throw new InvariantError(`${where}: over without a result`);
     if (table.rules.payout !== 'point') {
       const sum = r.deltas[0] + r.deltas[1] + r.deltas[2] + r.deltas[3];

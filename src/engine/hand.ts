@@ -8,7 +8,7 @@ import { formatAction, type Action } from './actions.js';
 import { makeChecker } from './check.js';
 import { PHASE_TURN, Table, type TableSetup } from './table.js';
 import { BotError, IllegalActionError, type Bot, type BotFactory, type HandResult, type Step } from './types.js';
-import { SeatView } from './view.js';
+import { NO_SCORES } from './view.js';
 
 /** The input of one hand: the table's setup (rules, seed, hand key, dealer, round, streak, stakes, wall) plus the players. */
 export interface HandInput extends TableSetup {
@@ -24,17 +24,16 @@ export interface HandInput extends TableSetup {
   readonly trace?: (step: Step) => void;
 }
 
-interface Seat {
-  readonly view: SeatView;
-  /** Reused legal lists: one for turns (12–20 actions), one for claim/rob windows (2–5), so neither shrinks and regrows its backing store every decision. */
-  readonly legal: Action[];
-  readonly windowLegal: Action[];
+/** Reused legal lists of one seat: one for turns (12–20 actions), one for claim/rob windows (2–5), so neither shrinks and regrows its backing store every decision. */
+interface SeatLegal {
+  readonly turn: Action[];
+  readonly window: Action[];
 }
 
-/** A reusable table with its four views (tables are pooled: hands allocate almost nothing). */
+/** A reusable table with its seats' legal lists and bots (tables are pooled: hands allocate almost nothing). */
 class Slot {
   readonly table = new Table();
-  readonly seats: Seat[] = [0, 1, 2, 3].map((s) => ({ view: new SeatView(this.table, s), legal: [] as Action[], windowLegal: [] as Action[] }));
+  readonly legal: SeatLegal[] = [0, 1, 2, 3].map(() => ({ turn: [] as Action[], window: [] as Action[] }));
   readonly bots: Bot[] = [];
   /** The seats' bot streams as alea states (4 per seat; `botStates`), set per hand. */
   readonly streamState = new Float64Array(16);
@@ -42,7 +41,6 @@ class Slot {
   readonly rngs: Rng[] = [0, 1, 2, 3].map((s) => () => aleaNext(this.streamState, 4 * s));
 }
 const pool: Slot[] = [];
-const NO_SCORES: readonly number[] = Object.freeze([0, 0, 0, 0]);
 
 /** Play one hand and return its record. Throws BotError when a bot breaks the interface. */
 export function playHand(input: HandInput): HandResult {
@@ -86,27 +84,27 @@ function run(slot: Slot, input: HandInput): HandResult {
     } catch (err) {
       throw botError(input, s, 'failed to start', undefined, [], err);
     }
-    slot.seats[s]!.view.scores = input.scores ?? NO_SCORES;
+    table.view(s).scores = input.scores ?? NO_SCORES;
   }
-  while (!table.over) {
-    const s = table.toAct();
-    const seat = slot.seats[s]!;
-    seat.view.refresh();
-    const legal = table.legalInto(table.phase === PHASE_TURN ? seat.legal : seat.windowLegal);
+  // The hand: ask the first seat that must decide (in a window, the seats in turn order from
+  // the discarder), apply its answer, until the hand is over.
+  while (!table.isOver()) {
+    const s = table.pendingSeat(0);
+    const legal = table.legalInto(s, table.phase === PHASE_TURN ? slot.legal[s]!.turn : slot.legal[s]!.window);
     let a: unknown;
     try {
-      a = bots[s]!.decide(seat.view, legal);
+      a = bots[s]!.decide(table.view(s), legal);
     } catch (err) {
-      throw botError(input, s, 'threw', undefined, Array.from(table.legal()), err);
+      throw botError(input, s, 'threw', undefined, Array.from(table.legalOf(s)), err);
     }
     try {
-      table.applyChecked(a);
+      table.apply(s, a);
     } catch (err) {
       if (err instanceof IllegalActionError) throw botError(input, s, 'returned an illegal action', a, err.legal);
       throw err;
     }
   }
-  return table.result!;
+  return table.result();
 }
 
 /** The `tw16 replay` command that reproduces a hand (only the profile's name is needed). */

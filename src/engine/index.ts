@@ -1,7 +1,7 @@
 /** The table (referee), hands and matches, the bot interface and the invariant checker. */
 export * from './actions.js';
 export * from './types.js';
-export { Table, type TableSetup } from './table.js';
+export { Table, SNAPSHOT_FORMAT, type TableSetup, type TableSnapshot, type PendingDecision } from './table.js';
 export { SeatView } from './view.js';
 export { playHand, replayCommand, type HandInput } from './hand.js';
 export { playMatch, nextDeal, matchHandKey, MATCH_HAND_LIMIT, MATCH_DRY_LIMIT, type MatchInput, type MatchResult, type DealState } from './match.js';

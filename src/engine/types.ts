@@ -110,7 +110,8 @@ export interface Winner {
   readonly ready: boolean;
   /**
    * The facts of the win; `scoreHand(facts, rules)` gives the same tai and patterns.
-   * Instant flower wins carry the hand as it stood (win −1 is not scored).
+   * Instant flower wins carry the hand as it stood, the flowers after a 七搶一 took the eighth,
+   * and no win flags (win −1 is not scored).
    */
   readonly facts: WinFacts;
 }
@@ -175,8 +176,10 @@ export class IllegalActionError extends Error {
     readonly seat: number,
     readonly action: unknown,
     readonly legal: readonly Action[],
+    /** Why, when the seat has no legal actions at all (e.g. `the seat is not to act`). */
+    readonly reason?: string,
   ) {
-    super(`seat ${seat}: ${formatAction(action)} is not legal; legal: ${legal.map(formatAction).join(', ')}`);
+    super(`seat ${seat}: ${formatAction(action)} is not legal; ${reason ?? `legal: ${legal.map(formatAction).join(', ')}`}`);
     this.name = 'IllegalActionError';
   }
 }

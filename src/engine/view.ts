@@ -6,10 +6,11 @@
 import { KINDS, type Tile } from '../core/tiles.js';
 import type { Profile } from '../rules/profiles.js';
 import type { Wind } from '../rules/types.js';
-import { MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_PUNG, type Table } from './table.js';
+import { MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_MAX, MELD_PUNG, PHASE_CLAIM, PHASE_ROB, PHASE_TURN, RIVER_MAX, type Table } from './table.js';
 import type { DecisionPhase, MeldKindName, View } from './types.js';
 
-const NO_SCORES: readonly number[] = Object.freeze([0, 0, 0, 0]);
+/** Match scores outside a match (shared, frozen). */
+export const NO_SCORES: readonly number[] = Object.freeze([0, 0, 0, 0]);
 
 /** The View of one seat at one table. */
 export class SeatView implements View {
@@ -68,15 +69,15 @@ export class SeatView implements View {
   }
   get drawn(): number {
     const t = this.#t;
-    return t.phase === 0 && t.cur === this.seat ? t.drawn : -1;
+    return t.phase === PHASE_TURN && t.cur === this.seat ? t.drawn : -1;
   }
   get offered(): number {
     const t = this.#t;
-    return t.phase === 1 || t.phase === 2 ? t.offered : -1;
+    return t.phase === PHASE_CLAIM || t.phase === PHASE_ROB ? t.offered : -1;
   }
   get offeredBy(): number {
     const t = this.#t;
-    return t.phase === 1 || t.phase === 2 ? t.offeredBy : -1;
+    return t.phase === PHASE_CLAIM || t.phase === PHASE_ROB ? t.offeredBy : -1;
   }
   get wallLeft(): number {
     return Math.max(0, this.#t.drawable());
@@ -88,13 +89,13 @@ export class SeatView implements View {
     return this.#t.meldCount[seat]!;
   }
   meldKind(seat: number, i: number): MeldKindName {
-    const k = this.#t.meldKind[seat * 5 + i]!;
+    const k = this.#t.meldKind[seat * MELD_MAX + i]!;
     return k === MELD_CHOW ? 'chow' : k === MELD_PUNG ? 'pung' : k === MELD_KONG ? 'kong' : 'concealed_kong';
   }
   meldTile(seat: number, i: number): number {
-    const k = this.#t.meldKind[seat * 5 + i]!;
+    const k = this.#t.meldKind[seat * MELD_MAX + i]!;
     if (k === MELD_CONCEALED_KONG && seat !== this.seat) return -1;
-    return this.#t.meldTile[seat * 5 + i]!;
+    return this.#t.meldTile[seat * MELD_MAX + i]!;
   }
   flowers(seat: number): number {
     return this.#t.flowerMask[seat]!;
@@ -104,7 +105,7 @@ export class SeatView implements View {
   }
   discardAt(seat: number, i: number): Tile {
     if (i < 0 || i >= this.#t.riverLen[seat]!) return -1;
-    return this.#t.river[seat * 64 + i]!;
+    return this.#t.river[seat * RIVER_MAX + i]!;
   }
   hasDiscarded(seat: number, tile: Tile): boolean {
     return this.#t.discarded[seat * KINDS + tile]! > 0;
@@ -115,7 +116,7 @@ export class SeatView implements View {
   visible(tile: Tile): number {
     const t = this.#t;
     let n = t.hand[this.seat * KINDS + tile]! + t.publicSeen[tile]!;
-    const m0 = this.seat * 5;
+    const m0 = this.seat * MELD_MAX;
     for (let i = 0; i < t.meldCount[this.seat]!; i++) {
       if (t.meldKind[m0 + i] === MELD_CONCEALED_KONG && t.meldTile[m0 + i] === tile) n += 4;
     }
