@@ -6,6 +6,7 @@ import { aleaNext, botStates, type Rng } from '../core/rng.js';
 import { WIND_LETTERS } from '../rules/types.js';
 import { formatAction, type Action } from './actions.js';
 import { makeChecker } from './check.js';
+import { makeRulesChecker } from './rules-check.js';
 import { PHASE_TURN, Table, type TableSetup } from './table.js';
 import { BotError, IllegalActionError, type Bot, type BotFactory, type HandResult, type Step } from './types.js';
 import { NO_SCORES } from './view.js';
@@ -18,7 +19,7 @@ export interface HandInput extends TableSetup {
   readonly botNames?: readonly string[];
   /** Match scores by seat, visible to bots. */
   readonly scores?: readonly number[];
-  /** Run the invariant checker after every step. */
+  /** Run both checkers after every step: the invariant (bookkeeping) checker and the rules-level checker (a second referee). */
   readonly check?: boolean;
   /** Called with every step, for replay. */
   readonly trace?: (step: Step) => void;
@@ -58,10 +59,14 @@ function run(slot: Slot, input: HandInput): HandResult {
   const table = slot.table;
   const trace = input.trace;
   if (input.check || trace) {
+    // Two referees watch every step: the bookkeeping checker on the table itself, and the
+    // rules-level checker, which replays the hand from the wall on a model of its own.
     const checker = input.check ? makeChecker(table) : null;
+    const rules = input.check ? makeRulesChecker({ ...input, base: input.base ?? input.rules.base, perTai: input.perTai ?? input.rules.perTai }) : null;
     table.onStep = (step) => {
       trace?.(step);
       checker?.(step);
+      rules?.(step);
     };
   } else table.onStep = null;
   table.reset({

@@ -6,3 +6,4 @@ export { SeatView } from './view.js';
 export { playHand, replayCommand, type HandInput } from './hand.js';
 export { playMatch, nextDeal, matchHandKey, MATCH_HAND_LIMIT, MATCH_DRY_LIMIT, type MatchInput, type MatchResult, type DealState } from './match.js';
 export { checkTable, makeChecker } from './check.js';
+export { makeRulesChecker, RuleViolation, type RulesCheckSetup } from './rules-check.js';
