@@ -1,22 +1,29 @@
 /**
- * Soak: N hands (default 1,000,000) with four random bots and the invariant checker on
- * after every step, cycling through the five profiles. Reports failures (expect 0).
- * Run: npx tsc -p . && node dist/bench/soak.js [N] [seed]
+ * Soak: N hands (default 1,000,000) with both checkers on after every step — the invariant
+ * (bookkeeping) checker and the rules-level checker, a second referee — cycling through the
+ * five profiles. Even hand keys seat four random bots; odd ones a rotating line-up of the
+ * adversarial bots and the built-in strategies. Reports failures (expect 0).
+ * Run: npx tsc -p . && node dist/bench/soak.js [N] [seed] [first hand key]
+ * (two processes on halves of the range use both cores: `… 500000 soak 0` and `… 500000 soak 500000`).
  */
 import { getProfile, PROFILE_NAMES } from '../src/rules/index.js';
-import { playHand, replayCommand } from '../src/engine/index.js';
-import { random } from '../bots/index.js';
+import { playHand, replayCommand, type BotFactory } from '../src/engine/index.js';
+import { ADVERSARIAL, BOTS, random } from '../bots/index.js';
 
 const N = Number(process.argv[2] ?? 1_000_000);
 const seed = process.argv[3] ?? 'soak';
+const first = Number(process.argv[4] ?? 0);
 const profiles = PROFILE_NAMES.map((n) => getProfile(n));
-const bots = [random, random, random, random];
-const botNames = ['random', 'random', 'random', 'random'];
+const names = [...Object.keys(ADVERSARIAL), ...Object.keys(BOTS)];
+const factories: BotFactory[] = names.map((n) => ADVERSARIAL[n] ?? BOTS[n]!);
 let failures = 0;
 const outcomes: Record<string, number> = {};
 const t0 = Date.now();
-for (let k = 0; k < N; k++) {
+for (let k = first; k < first + N; k++) {
   const rules = profiles[k % profiles.length]!;
+  const line = k % 2 === 0 ? [0, 0, 0, 0].map(() => -1) : [0, 1, 2, 3].map((s) => ((k >> 1) + s * 3) % names.length);
+  const bots = line.map((i) => (i < 0 ? random : factories[i]!));
+  const botNames = line.map((i) => (i < 0 ? 'random' : names[i]!));
   const setup = { rules, seed, handKey: k, dealer: k & 3, round: ((k >> 2) & 3) as 0 | 1 | 2 | 3, streak: k % 4, botNames };
   try {
     const r = playHand({ ...setup, bots, check: true });
@@ -25,7 +32,7 @@ for (let k = 0; k < N; k++) {
     failures++;
     if (failures <= 20) console.log(`FAIL hand ${k}: ${err instanceof Error ? err.message : String(err)}\n  ${replayCommand(setup)}`);
   }
-  if ((k + 1) % 100_000 === 0) console.log(`${k + 1} hands, ${failures} failures, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  if ((k - first + 1) % 100_000 === 0) console.log(`${k - first + 1} hands, ${failures} failures, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
-console.log(`soak: ${N} hands, ${failures} failures, outcomes ${JSON.stringify(outcomes)}, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+console.log(`soak: ${N} hands from key ${first}, ${failures} failures, outcomes ${JSON.stringify(outcomes)}, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 process.exitCode = failures ? 1 : 0;

@@ -11,6 +11,7 @@ import { random } from './random.js';
 import { greedy } from './greedy.js';
 import { defensive } from './defensive.js';
 import { value } from './value.js';
+import { ADVERSARIAL } from './adversarial.js';
 
 /** The built-in bots by name. */
 export const BOTS: Readonly<Record<string, BotFactory>> = Object.freeze({ random, greedy, defensive, value });
@@ -31,10 +32,10 @@ export function isBotPath(spec: string): boolean {
   return /[/\\]/.test(spec) || /\.(m?[jt]s|cjs)$/.test(spec);
 }
 
-/** The built-in bot `name`; throws BotLoadError listing the known names. */
+/** The built-in bot `name` (an adversarial test bot too, so its replay commands run); throws BotLoadError listing the known names. */
 export function getBot(name: string): BotFactory {
-  const f = BOTS[name];
-  if (!f) throw new BotLoadError(`unknown bot "${name}" (known: ${BOT_NAMES.join(', ')}; or give a path like ./my-bot.js)`);
+  const f = BOTS[name] ?? ADVERSARIAL[name];
+  if (!f) throw new BotLoadError(`unknown bot "${name}" (known: ${BOT_NAMES.join(', ')}; adversarial test bots: ${Object.keys(ADVERSARIAL).join(', ')}; or give a path like ./my-bot.js)`);
   return f;
 }
 
@@ -63,4 +64,4 @@ export async function loadBotFactory(spec: string): Promise<BotFactory> {
 }
 
 export { random, greedy, defensive, value };
-export { ADVERSARIAL } from './adversarial.js';
+export { ADVERSARIAL };
