@@ -411,7 +411,7 @@ export class Table {
     const state: Record<string, unknown> = {};
     for (const key of STATE_FIELDS) {
       const v = (this as unknown as Record<string, unknown>)[key];
-      state[key] = ArrayBuffer.isView(v) ? Array.from(v as Uint8Array) : key === 'rules' ? this.rules : v;
+      state[key] = ArrayBuffer.isView(v) ? Array.from(v as Uint8Array) : key === 'final' ? resultAsData(this.final) : v;
     }
     return { format: SNAPSHOT_FORMAT, state };
   }
@@ -431,7 +431,7 @@ export class Table {
         const arr = cur as Uint8Array;
         if (!Array.isArray(v) || v.length !== arr.length) throw new RangeError(`table snapshot: field "${key}" must be ${arr.length} numbers`);
         arr.set(v as number[]);
-      } else mine[key] = v;
+      } else mine[key] = key === 'final' ? resultFromData(v as HandResult | null) : v;
     }
     checkTable(t, `table snapshot of hand ${t.handKey}`);
     return t;
@@ -519,3 +519,13 @@ const STATE_FIELDS = [
 ] as const;
 
 const NO_ACTIONS = new Int32Array(0);
+
+/** A hand result as JSON data (the winners' concealed counts as plain arrays). */
+function resultAsData(r: HandResult | null): HandResult | null {
+  return r && { ...r, winners: r.winners.map((w) => ({ ...w, facts: { ...w.facts, concealed: Array.from(w.facts.concealed) } })) };
+}
+
+/** The inverse of `resultAsData`: concealed counts back as Uint8Array, as the table makes them. */
+function resultFromData(r: HandResult | null): HandResult | null {
+  return r && { ...r, winners: r.winners.map((w) => ({ ...w, facts: { ...w.facts, concealed: Uint8Array.from(w.facts.concealed) } })) };
+}
