@@ -17,8 +17,8 @@ for (let k = 0; k < N; k++) {
   const rot = k % 4; const line = [0,1,2,3].map((s) => bots[(s + rot) % 4]!);
   const r = playHand({ rules, seed: 'vs', handKey: k, dealer: (k >> 2) & 3, round: 0, streak: 0, bots: line, check: process.env.CHECK === '1' });
   out[r.outcome] = (out[r.outcome] ?? 0) + 1;
-  for (let s = 0; s < 4; s++) { tot[(s + rot) % 4] += r.deltas[s]!; }
-  for (const w of r.winners) wins[(w.seat + rot) % 4]++;
+  for (let s = 0; s < 4; s++) { tot[(s + rot) % 4]! += r.deltas[s]!; }
+  for (const w of r.winners) wins[(w.seat + rot) % 4]!++;
 }
 const dt = performance.now() - t0;
 console.log(rules.name, names.join(','), (N / dt * 1000).toFixed(0), 'hands/s', out);

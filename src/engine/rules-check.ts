@@ -600,12 +600,12 @@ class Referee {
     const out: [number, number, number, number] = [0, 0, 0, 0];
     const { base, perTai } = this.setup;
     const pay = (from: number, to: number, amount: number) => {
-      out[from] -= amount;
-      out[to] += amount;
+      out[from]! -= amount;
+      out[to]! += amount;
     };
     for (const w of winners) {
       if (this.rules.payout === 'point') {
-        out[w.seat] += 1;
+        out[w.seat]! += 1;
         continue;
       }
       const tai = w.tai + (w.ready && this.rules.readyDeclaration ? 1 : 0);

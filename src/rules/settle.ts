@@ -116,7 +116,7 @@ function settleFalseWin(declarer: Wind, streak: number, base: number, perTai: nu
   for (let s = 0; s < 4; s++) {
     if (s === declarer) continue;
     const amount = base + perTai * (profile.falseWinPenaltyTai + dealerTai(s as Wind, declarer, streak, profile));
-    deltas[s] += amount;
+    deltas[s]! += amount;
     deltas[declarer] -= amount;
   }
   return deltas;
