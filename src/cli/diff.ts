@@ -1,10 +1,12 @@
 /**
- * `tw16 diff A B [--max N] [--json]`: exit 0 when the two runs' records are identical, 1 when
- * they differ (usable in CI), 2 on bad input.
+ * `tw16 diff A B [--max N] [--json] [--report DIR]`: exit 0 when the two runs' records are
+ * identical, 1 when they differ (usable in CI), 2 on bad input (not two complete results),
+ * 3 when the report cannot be written.
  */
 import { mkdirSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { diffResults, type DiffSummary } from '../harness/diff.js';
+import { io } from '../harness/files.js';
 import { ci, table } from '../harness/format.js';
 
 interface DiffArgs {
@@ -68,8 +70,9 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
     process.stdout.write(args.json ? `${JSON.stringify(d, null, 2)}\n` : formatDiff(d));
     if (args.report) {
       const { writeDiffReport } = await import('../harness/report.js'); // vega loads only when asked for
-      mkdirSync(args.report, { recursive: true });
-      const files = await writeDiffReport(d, args.report);
+      const dir = args.report;
+      io(dir, 'create directory', () => mkdirSync(dir, { recursive: true }));
+      const files = await writeDiffReport(d, dir);
       if (!args.json) process.stdout.write(`report: ${Object.values(files).join(', ')}\n`);
     }
     if (!d.identical) process.exitCode = 1;

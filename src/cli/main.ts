@@ -8,20 +8,9 @@ import { InputError, IoError, UsageError, isSystemError } from '../core/errors.j
 import { BotError } from '../engine/types.js';
 import { VERSION } from '../version.js';
 import { commands } from './commands.js';
+import { EXIT } from './exit.js';
 
-/** Exit codes (README "Faults and recovery"). */
-export const EXIT = {
-  OK: 0,
-  /** `run`/`replay`: a bot broke the interface or its time limit; `diff`: the results differ. */
-  BOT_ERROR_OR_DIFFERENT: 1,
-  /** Bad input: flags, files, notation, corrupt or foreign input files, a refused resume. */
-  BAD_INPUT: 2,
-  /** An I/O failure: disk full, permission, read-only file system. */
-  IO_FAILURE: 3,
-  /** A bug in tw16 (the message says so). */
-  INTERNAL: 70,
-  INTERRUPTED: 130,
-} as const;
+export { EXIT };
 
 const HELP_EXIT_CODES =
   'Exit codes: 0 success; 1 a bot error (run, replay) or results that differ (diff); 2 bad input ' +

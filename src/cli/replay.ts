@@ -1,7 +1,7 @@
 /**
  * `tw16 replay`: play one hand again and print every step in MPSZ.
  *
- *   tw16 replay --seed S --hand K [--rules p0|…|FILE.json] [--bots a,b,c,d]
+ *   tw16 replay --seed S --hand K [--rules p0|…|FILE.json|JSON] [--bots a,b,c,d]
  *               [--dealer D --round E|S|W|N --streak N] [--base B --per-tai P]
  *
  * The hand is a pure function of (seed, hand key, rules, bots, dealer, round, streak), so
@@ -33,7 +33,7 @@ function builder(y: Argv): Argv<ReplayArgs> {
   return y
     .option('seed', { type: 'string', demandOption: true, describe: 'experiment seed' })
     .option('hand', { type: 'number', demandOption: true, describe: 'hand key' })
-    .option('rules', { type: 'string', default: 'p0', describe: 'rule profile name or JSON file' })
+    .option('rules', { type: 'string', default: 'p0', describe: 'rule profile: a name, a JSON file, or inline JSON like \'{"extends": "p0", "minTai": 1}\'' })
     .option('bots', { type: 'string', default: 'random', describe: 'bots by seat, comma-separated (one name = all four); names or module paths' })
     .option('dealer', { type: 'number', describe: 'dealer seat 0–3 (default: hand key mod 4)' })
     .option('round', { type: 'string', describe: 'round wind E S W N (default: from the hand key)' })
@@ -51,7 +51,15 @@ export async function replaySetup(argv: ReplayArgs): Promise<{
   round: Wind;
 }> {
   if (!Number.isSafeInteger(argv.hand) || argv.hand < 0) throw new UsageError(`--hand must be a non-negative integer, got ${argv.hand}`);
-  const rules = getProfile(argv.rules);
+  let rulesSpec: string | object = argv.rules;
+  if (argv.rules.trim().startsWith('{')) {
+    try {
+      rulesSpec = JSON.parse(argv.rules) as object;
+    } catch (err) {
+      throw new UsageError(`--rules: not valid JSON (${(err as Error).message})`);
+    }
+  }
+  const rules = getProfile(rulesSpec);
   let names = argv.bots.split(',').map((s) => s.trim());
   if (names.length === 1) names = [names[0]!, names[0]!, names[0]!, names[0]!];
   if (names.length !== 4 || names.some((n) => n === '')) throw new UsageError(`--bots needs one name or four, comma-separated; got "${argv.bots}"`);

@@ -1,5 +1,6 @@
 /**
- * `tw16 rescore RESULTS --rules PROFILE [--out DIR] [--json]`
+ * `tw16 rescore RESULTS --rules PROFILE [--out DIR] [--force] [--json]`: RESULTS must be a complete
+ * result (checked against its manifest); DIR becomes one (staged, manifest last).
  */
 import type { CommandModule } from 'yargs';
 import { ci, table } from '../harness/format.js';
@@ -9,6 +10,7 @@ interface RescoreArgs {
   results: string;
   rules: string;
   out?: string;
+  force: boolean;
   json: boolean;
 }
 
@@ -33,10 +35,11 @@ export const rescoreCommand: CommandModule<object, RescoreArgs> = {
       .positional('results', { type: 'string', demandOption: true, describe: 'result directory of a complete run' })
       .option('rules', { type: 'string', demandOption: true, describe: 'profile name or house-rule JSON file' })
       .option('out', { type: 'string', describe: 'output directory (default: RESULTS-<profile>)' })
+      .option('force', { type: 'boolean', default: false, describe: 'replace a complete result in the output directory' })
       .option('json', { type: 'boolean', default: false, describe: 'print rescore.json instead of text' }),
   handler: async (a) => {
     const outDir = a.out ?? `${a.results.replace(/\/+$/, '')}-${a.rules.replace(/^.*\//, '').replace(/\.json$/, '')}`;
-    const r = await rescoreResults(a.results, a.rules, outDir);
+    const r = await rescoreResults(a.results, a.rules, outDir, 20, a.force);
     process.stdout.write(a.json ? `${JSON.stringify(r, null, 2)}\n` : formatRescore(r, outDir));
   },
 };

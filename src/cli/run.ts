@@ -1,12 +1,19 @@
 /**
- * `tw16 run EXPERIMENT [--hands N | --matches N] [--workers K] [--out DIR] [--seed S] [--batch D] [--resume]`
+ * `tw16 run EXPERIMENT [--hands N | --matches N] [--workers K] [--out DIR] [--seed S] [--batch D]
+ *                      [--resume] [--force] [--decision-timeout SECONDS] [--quiet]`
+ *
+ * Exit codes: 0 complete; 1 a bot error stopped the run; 2 bad input (or a refused resume);
+ * 3 an I/O failure; 130 interrupted (SIGINT, SIGTERM, SIGHUP), progress saved.
  */
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { loadExperiment, type Experiment } from '../harness/experiment.js';
-import { formatSummary } from '../harness/format.js';
-import { runExperiment, type Progress } from '../harness/run.js';
 import { UsageError } from '../core/errors.js';
+import { shellQuote } from '../core/shell.js';
+import { badDeals, loadExperiment, type Experiment } from '../harness/experiment.js';
+import { formatSummary } from '../harness/format.js';
+import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../harness/run.js';
+import { EXIT } from './exit.js';
+import { progressReporter } from './progress.js';
 
 interface RunArgs {
   experiment: string;
@@ -17,6 +24,8 @@ interface RunArgs {
   seed?: string;
   batch?: number;
   resume?: boolean;
+  force?: boolean;
+  decisionTimeout?: number;
   quiet?: boolean;
 }
 
@@ -26,60 +35,80 @@ function positiveInt(name: string, v: number | undefined, min = 1): void {
 
 /** The experiment with command-line overrides applied. */
 export function applyOverrides(e: Experiment, a: RunArgs): Experiment {
-  positiveInt('hands', a.hands);
-  positiveInt('matches', a.matches);
   if (a.hands !== undefined && e.unit !== 'hands') throw new UsageError(`--hands: ${e.source} plays whole matches; use --matches`);
   if (a.matches !== undefined && e.unit !== 'matches') throw new UsageError(`--matches: ${e.source} plays independent hands; use --hands`);
-  return { ...e, deals: a.hands ?? a.matches ?? e.deals, seed: a.seed ?? e.seed };
+  const deals = a.hands ?? a.matches;
+  const bad = deals === undefined ? undefined : badDeals(e.unit, deals);
+  if (bad) throw new UsageError(`--${e.unit}: ${bad}`);
+  return { ...e, deals: deals ?? e.deals, seed: a.seed ?? e.seed };
 }
 
-function progressBar(): (p: Progress) => void {
-  let last = 0;
-  return (p) => {
-    const now = performance.now();
-    if (now - last < 200 && p.dealsDone < p.deals) return;
-    last = now;
-    const frac = p.dealsDone / p.deals;
-    const width = 30;
-    const filled = Math.round(frac * width);
-    const rate = p.seconds > 0 ? p.hands / p.seconds : 0;
-    const eta = frac > 0 ? (p.seconds * (1 - frac)) / frac : NaN;
-    process.stderr.write(
-      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(frac * 100).toFixed(1).padStart(5)}%  ${p.hands.toLocaleString('en-US')} hands  ${Math.round(rate).toLocaleString('en-US')} hands/s  ETA ${Number.isFinite(eta) ? `${Math.ceil(eta)}s` : '?'}   `,
-    );
-  };
+/** The command that continues this run, as typed (quoted for a shell). */
+function resumeCommand(a: RunArgs, outDir: string): string {
+  const words = ['tw16', 'run', a.experiment, '--out', outDir, '--resume'];
+  if (a.hands !== undefined) words.push('--hands', String(a.hands));
+  if (a.matches !== undefined) words.push('--matches', String(a.matches));
+  if (a.seed !== undefined) words.push('--seed', a.seed);
+  if (a.decisionTimeout !== undefined) words.push('--decision-timeout', String(a.decisionTimeout));
+  return words.map(shellQuote).join(' ');
 }
+
+/** Tell the user how an unfinished run ended and how to go on; the exit code. */
+function reportStop(r: RunOutcome, a: RunArgs, outDir: string): number {
+  const kept = `progress saved: ${r.dealsDone.toLocaleString('en-US')} of ${r.deals.toLocaleString('en-US')} deals (complete jobs) in ${outDir}`;
+  if (r.status === 'interrupted') {
+    process.stderr.write(`tw16: run interrupted; ${kept}\ncontinue with: ${resumeCommand(a, outDir)}\n`);
+    return EXIT.INTERRUPTED;
+  }
+  if (r.error?.kind === 'internal') {
+    process.stderr.write(`tw16: internal error (a bug in tw16): ${r.error.message}\n${kept}\n`);
+    return EXIT.INTERNAL;
+  }
+  process.stderr.write(
+    `tw16: run stopped: ${r.error?.message}\n${kept}; a bot whose code changed cannot resume (start over with --force); ` +
+      `if the failure was passing (a time limit on a loaded machine), continue with: ${resumeCommand(a, outDir)}\n`,
+  );
+  return EXIT.BOT_ERROR_OR_DIFFERENT;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export const runCommand: CommandModule<object, RunArgs> = {
   command: 'run <experiment>',
-  describe: 'Play an experiment; write hands.arrow, wins.arrow and summary.json; print the summary',
+  describe: 'Play an experiment into a result directory (hands.arrow, wins.arrow, summary.json, reports, manifest.json); print the summary',
   builder: (y) =>
     y
       .positional('experiment', { type: 'string', demandOption: true, describe: 'experiment JSON file' })
       .option('hands', { type: 'number', describe: 'number of independent hands (overrides the file)' })
       .option('matches', { type: 'number', describe: 'number of whole matches (overrides the file)' })
-      .option('workers', { type: 'number', describe: 'worker threads; 0 runs in-process (default: cores)' })
+      .option('workers', {
+        type: 'number',
+        describe:
+          'worker threads (default: cores). 0 runs the bots in this thread, for a debugger: there no time limit can stop a decision and Ctrl-C acts between jobs, so a bot that never returns needs kill -9 (progress is saved each second; --resume continues)',
+      })
       .option('out', { type: 'string', describe: 'output directory (default: results/<name>)' })
       .option('seed', { type: 'string', describe: 'experiment seed (overrides the file)' })
       .option('batch', { type: 'number', describe: 'deals per job (default: about 2,000 hands); never changes the output' })
-      .option('resume', { type: 'boolean', default: false, describe: 'continue an interrupted run in the output directory' })
-      .option('quiet', { type: 'boolean', default: false, describe: 'print no summary table' }),
+      .option('resume', { type: 'boolean', default: false, describe: 'continue the unfinished run in the output directory (verified first: any change is refused)' })
+      .option('force', { type: 'boolean', default: false, describe: 'replace the complete result in the output directory (when this run completes), or discard an unfinished run there' })
+      .option('decision-timeout', { type: 'number', describe: `seconds a bot may take over one decision (default ${DEFAULT_DECISION_TIMEOUT_MS / 1000}; 0: no limit)` })
+      .option('quiet', { type: 'boolean', default: false, describe: 'print no summary table and no progress' }),
   handler: async (a) => {
     const experiment = applyOverrides(loadExperiment(a.experiment), a);
     positiveInt('workers', a.workers, 0);
     positiveInt('batch', a.batch);
+    if (a.decisionTimeout !== undefined && !(a.decisionTimeout >= 0)) throw new UsageError(`--decision-timeout: expected seconds ≥ 0, got ${a.decisionTimeout}`);
+    if (a.resume && a.force) throw new UsageError('--resume continues the run in the output directory, --force discards it: give one');
     const outDir = a.out ?? join('results', experiment.name);
+
+    // SIGINT (Ctrl-C), SIGTERM (timeout, CI) and SIGHUP: stop at once, saving progress.
     const controller = new AbortController();
-    const hard = new AbortController();
-    const onSigint = (): void => {
-      if (controller.signal.aborted) {
-        hard.abort();
-        return;
-      }
-      process.stderr.write('\ntw16: interrupted; finishing the jobs in flight (Ctrl-C again to drop them)\n');
+    const onSignal = (sig: string): void => {
+      if (controller.signal.aborted) return;
+      process.stderr.write(`\ntw16: ${sig}: stopping; saving progress\n`);
       controller.abort();
     };
-    process.on('SIGINT', onSigint);
+    for (const s of SIGNALS) process.on(s, onSignal);
     const tty = process.stderr.isTTY === true;
     try {
       const r = await runExperiment({
@@ -87,33 +116,23 @@ export const runCommand: CommandModule<object, RunArgs> = {
         outDir,
         ...(a.workers !== undefined ? { workers: a.workers } : {}),
         ...(a.batch !== undefined ? { dealsPerJob: a.batch } : {}),
+        ...(a.decisionTimeout !== undefined ? { decisionTimeoutMs: a.decisionTimeout * 1000 } : {}),
         resume: a.resume ?? false,
+        force: a.force ?? false,
+        report: true,
         signal: controller.signal,
-        hardSignal: hard.signal,
-        ...(tty ? { onProgress: progressBar() } : {}),
+        ...(a.quiet ? {} : { onProgress: progressReporter(tty, (s) => process.stderr.write(s)) }),
       });
-      if (tty) process.stderr.write('\n');
-      const rate = `${r.hands.toLocaleString('en-US')} hands in ${r.seconds.toFixed(1)} s: ${Math.round(r.handsPerSecond).toLocaleString('en-US')} hands/s`;
-      if (r.status === 'complete') {
-        if (!a.quiet && r.summary) process.stdout.write(`${experiment.name}: ${experiment.hypothesis}\n\n${formatSummary(r.summary)}\n`);
-        process.stdout.write(`${rate}\nwrote ${join(outDir, 'hands.arrow')}, ${join(outDir, 'wins.arrow')}, ${join(outDir, 'summary.json')}\n`);
-        try {
-          const report = await (await import('../harness/report.js')).writeReport(outDir);
-          process.stdout.write(`report: ${report.html} (tables: ${report.md})\n`);
-        } catch (err) {
-          process.stderr.write(`tw16: the run is complete but its report was not written: ${err instanceof Error ? err.message : String(err)}; try tw16 report ${outDir}\n`);
-        }
+      if (tty && !a.quiet) process.stderr.write('\n');
+      if (r.status !== 'complete') {
+        process.exitCode = reportStop(r, a, outDir);
         return;
       }
-      const resume = `tw16 run ${a.experiment} --out ${outDir} --resume${a.hands !== undefined ? ` --hands ${a.hands}` : ''}${a.matches !== undefined ? ` --matches ${a.matches}` : ''}${a.seed !== undefined ? ` --seed ${a.seed}` : ''}`;
-      process.stderr.write(
-        `tw16: ${r.status === 'failed' ? `run stopped: ${r.error}` : 'run interrupted'}\n` +
-          `kept ${r.dealsDone.toLocaleString('en-US')} of ${r.deals.toLocaleString('en-US')} deals (complete jobs only) in ${join(outDir, 'hands.partial.arrow')} and ${join(outDir, 'wins.partial.arrow')}; ${rate}\n` +
-          `continue with: ${resume}\n`,
-      );
-      process.exitCode = r.status === 'failed' ? 1 : 130;
+      const rate = `${r.hands.toLocaleString('en-US')} hands in ${r.seconds.toFixed(1)} s: ${Math.round(r.handsPerSecond).toLocaleString('en-US')} hands/s`;
+      if (!a.quiet && r.summary) process.stdout.write(`${experiment.name}: ${experiment.hypothesis}\n\n${formatSummary(r.summary)}\n`);
+      process.stdout.write(`${rate}\nwrote ${outDir}: ${(r.files ?? []).join(', ')}\nreport: ${join(outDir, 'report.html')} (tables: ${join(outDir, 'report.md')})\n`);
     } finally {
-      process.off('SIGINT', onSigint);
+      for (const s of SIGNALS) process.off(s, onSignal);
     }
   },
 };

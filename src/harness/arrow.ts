@@ -5,7 +5,7 @@
  * temporary name and renamed into place by `commit()`; `close()` without commit leaves a
  * valid file at the temporary name (used on interrupt).
  */
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import {
   AsyncByteQueue,
   Bool,
@@ -26,6 +26,7 @@ import {
   type Data,
 } from 'apache-arrow';
 import { allocate, type Batch, type ColumnKind, type ColumnSpec, type Utf8Column } from './columns.js';
+import { io, renameFile } from './files.js';
 
 /** Rows per record batch in every file we write. Fixed: part of the output format. */
 export const ROWS_PER_BATCH = 65536;
@@ -64,22 +65,49 @@ export function arrowSchema(specs: readonly ColumnSpec[], metadata: ReadonlyMap<
   );
 }
 
-/** Sends the writer's bytes straight to a file descriptor (no buffering of the whole file). */
-class FdSink extends AsyncByteQueue {
-  constructor(private readonly fd: number) {
+/**
+ * Sends a writer's bytes straight to a file descriptor (no buffering of the whole file), telling
+ * `observe` about each chunk (for a running hash). Bytes written while `muted` are dropped (a
+ * journal reopened for appending must not repeat its schema).
+ */
+export class FdSink extends AsyncByteQueue {
+  muted = false;
+  constructor(
+    private readonly fd: number,
+    private readonly path: string,
+    private readonly observe?: (bytes: Uint8Array) => void,
+  ) {
     super();
   }
   override write(chunk: ArrayBufferView | ArrayBufferLike | string): boolean {
+    if (this.muted) return true;
     const bytes =
       typeof chunk === 'string'
         ? Buffer.from(chunk)
         : ArrayBuffer.isView(chunk)
           ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
           : new Uint8Array(chunk as ArrayBufferLike);
-    let done = 0;
-    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    io(this.path, 'write', () => {
+      let done = 0;
+      while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    });
+    this.observe?.(bytes);
     return true;
   }
+}
+
+/** A Batch (columns in `specs` order, string offsets starting at 0) as an Arrow record batch of `schema`. */
+export function toRecordBatch(schema: Schema, specs: readonly ColumnSpec[], batch: Batch): RecordBatch {
+  const n = batch.rows;
+  const children: Data[] = specs.map((spec, c) => {
+    const col = batch.columns[c]!;
+    const type = schema.fields[c]!.type;
+    if (spec.kind === 'bool') return makeData({ type, length: n, data: packBits(col as Uint8Array, n) } as never);
+    if (spec.kind !== 'utf8') return makeData({ type, length: n, data: col } as never);
+    const s = col as Utf8Column;
+    return makeData({ type, length: n, valueOffsets: s.offsets, data: s.bytes } as never);
+  });
+  return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: n, children }));
 }
 
 /** Pending rows of one column, up to ROWS_PER_BATCH. */
@@ -113,8 +141,8 @@ export class ArrowTableWriter {
   ) {
     this.tmpPath = `${path}.tmp`;
     this.schema = arrowSchema(specs, metadata);
-    this.fd = openSync(this.tmpPath, 'w');
-    this.writer.reset(new FdSink(this.fd), this.schema);
+    this.fd = io(this.tmpPath, 'create', () => openSync(this.tmpPath, 'w'));
+    this.writer.reset(new FdSink(this.fd, this.tmpPath), this.schema);
     this.pending = specs.map((s) => this.emptyPending(s.kind));
   }
 
@@ -134,15 +162,21 @@ export class ArrowTableWriter {
     if (this.closed) return;
     this.flush();
     this.writer.finish();
-    fsyncSync(this.fd);
-    closeSync(this.fd);
+    io(this.tmpPath, 'sync', () => fsyncSync(this.fd));
+    this.release();
+  }
+
+  /** Close the file descriptor without finishing the file (after a failure). */
+  release(): void {
+    if (this.closed) return;
     this.closed = true;
+    io(this.tmpPath, 'close', () => closeSync(this.fd));
   }
 
   /** Close and move the complete file to its final name. */
   commit(): void {
     this.close();
-    renameSync(this.tmpPath, this.path);
+    renameFile(this.tmpPath, this.path);
   }
 
   private emptyPending(kind: ColumnKind): Pending {
@@ -174,21 +208,17 @@ export class ArrowTableWriter {
   private flush(): void {
     const n = this.pendingRows;
     if (n === 0) return;
-    const children: Data[] = this.specs.map((spec, c) => {
-      const p = this.pending[c]!;
-      const type = this.schema.fields[c]!.type;
-      if (spec.kind === 'bool') return makeData({ type, length: n, data: packBits(p.nums as Uint8Array, n) } as never);
-      if (p.nums) return makeData({ type, length: n, data: p.nums.subarray(0, n) } as never);
+    const columns = this.pending.map((p) => {
+      if (p.nums) return p.nums.subarray(0, n);
       const bytes = new Uint8Array(p.strLength);
       let o = 0;
       for (const part of p.strBytes) {
         bytes.set(part, o);
         o += part.length;
       }
-      return makeData({ type, length: n, valueOffsets: p.strOffsets!.slice(0, n + 1), data: bytes } as never);
+      return { offsets: p.strOffsets!.subarray(0, n + 1), bytes };
     });
-    const struct = makeData({ type: new Struct(this.schema.fields), length: n, children });
-    this.writer.write(new RecordBatch(this.schema, struct));
+    this.writer.write(toRecordBatch(this.schema, this.specs, { rows: n, columns }));
     this.pendingRows = 0;
     this.pending.splice(0, this.pending.length, ...this.specs.map((s) => this.emptyPending(s.kind)));
   }

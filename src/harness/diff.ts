@@ -4,17 +4,20 @@
  * metrics with intervals on the change, and hand by hand, which hands came out differently,
  * each with the `tw16 replay` command that shows it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
 import type { PatternId, Wind } from '../rules/types.js';
 import { replayCommand } from '../engine/hand.js';
-import { UsageError } from '../core/errors.js';
+import { InputError } from '../core/errors.js';
+import type { ReplaySpecs } from './experiment.js';
+import { io } from './files.js';
+import { openResult } from './resultdir.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from './records.js';
 import type { ColumnSpec } from './columns.js';
 import { readBatches } from './read.js';
 import { Z95, type Estimate } from './stats.js';
-import { summarize, type BotSummary, type Summary } from './summary.js';
+import type { BotSummary, Summary } from './summary.js';
 
 /** A change b − a with a 95% interval, treating the two estimates as independent (conservative for the same deals). */
 export function change(a: Estimate, b: Estimate): Estimate {
@@ -78,26 +81,26 @@ export interface DiffSummary {
   readonly unmatched: number;
 }
 
-async function loadSummary(dir: string): Promise<Summary> {
+/** The summary of a verified result (its manifest lists summary.json). */
+function loadSummary(dir: string): Summary {
   const f = join(dir, 'summary.json');
-  if (existsSync(f)) return JSON.parse(readFileSync(f, 'utf8')) as Summary;
-  return summarize(join(dir, 'hands.arrow'), join(dir, 'wins.arrow'));
+  return JSON.parse(io(f, 'read', () => readFileSync(f, 'utf8'))) as Summary;
 }
 
 /** Rows of a file as arrays of values in `names` order, streaming. */
 async function* rows(path: string, specs: readonly ColumnSpec[]): AsyncGenerator<unknown[]> {
   for await (const rb of readBatches(path)) {
-    const cols = specs.map((spec) => colValues(rb, spec));
+    const cols = specs.map((spec) => colValues(rb, spec, path));
     for (let i = 0; i < rb.numRows; i++) yield cols.map((c) => c[i]);
   }
 }
 
 /** A column's values; a column newer than the file reads as its `absentAs` value (diffs across versions). */
-function colValues(rb: RecordBatch, spec: ColumnSpec): ArrayLike<unknown> {
+function colValues(rb: RecordBatch, spec: ColumnSpec, path: string): ArrayLike<unknown> {
   const c = rb.getChild(spec.name);
   if (c) return c.toArray() as ArrayLike<unknown>;
   if (spec.absentAs !== undefined) return new Array<unknown>(rb.numRows).fill(spec.absentAs);
-  throw new UsageError(`column "${spec.name}" missing`);
+  throw new InputError(`${path}: column "${spec.name}" missing`);
 }
 
 const HAND_NAMES = HAND_COLUMNS.map((c) => c.name);
@@ -125,26 +128,27 @@ function describe(r: unknown[]): string {
   return `${r[H.outcome!]}${who ? ` (${who})` : ''}${r[H.win_tile!] ? ` on ${r[H.win_tile!]}` : ''}, deltas ${deltas}`;
 }
 
-function replay(r: unknown[]): string {
+/** The replay command of a hand row, with the result's replay specs (rule files, bot paths). */
+function replay(r: unknown[], specs: ReplaySpecs): string {
   return replayCommand({
     seed: String(r[H.seed!]),
     handKey: r[H.hand_key!] as number,
-    rules: { name: String(r[H.profile!]) },
+    rules: { name: specs.rules[r[H.arm!] as number] ?? String(r[H.profile!]) },
     dealer: r[H.dealer!] as number,
     round: r[H.round!] as Wind,
     streak: r[H.streak!] as number,
-    botNames: [0, 1, 2, 3].map((s) => String(r[H[`bot_${s}`]!])),
+    botNames: [0, 1, 2, 3].map((s) => String(r[H[`bot_${s}`]!])).map((name) => specs.bots[name] ?? name),
   });
 }
 
-/** Compare two result directories. `limit` caps the changed hands listed (all are counted). */
+/**
+ * Compare two complete result directories (verified against their manifests first). `limit`
+ * caps the changed hands listed (all are counted).
+ */
 export async function diffResults(a: string, b: string, limit = 20): Promise<DiffSummary> {
-  for (const d of [a, b]) {
-    if (!existsSync(join(d, 'hands.arrow')) || !existsSync(join(d, 'wins.arrow'))) {
-      throw new UsageError(`${d}: not a complete result directory (hands.arrow and wins.arrow expected)`);
-    }
-  }
-  const [sa, sb] = await Promise.all([loadSummary(a), loadSummary(b)]);
+  const ma = await openResult(a);
+  const mb = await openResult(b);
+  const [sa, sb] = [loadSummary(a), loadSummary(b)];
 
   // Hand by hand, both files in (deal, arm, seating, hand) order: a merge join.
   const ia = rows(join(a, 'hands.arrow'), HAND_COLUMNS);
@@ -185,8 +189,8 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
             handKey: x[H.hand_key!] as number,
             a: describe(x),
             b: describe(y),
-            replayA: replay(x),
-            replayB: replay(y),
+            replayA: replay(x, ma.replay),
+            replayB: replay(y, mb.replay),
           });
         }
       }

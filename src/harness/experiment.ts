@@ -15,9 +15,10 @@
  * }
  * ```
  */
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { MATCH_HAND_LIMIT } from '../engine/index.js';
+import { readInputText } from './files.js';
 
 /** How bots are seated for each deal. See `seatings()`. */
 export type Seating = 'fixed' | 'rotate' | 'duplicate';
@@ -53,6 +54,37 @@ export function recordedExperiment(e: Experiment): Omit<Experiment, 'source' | '
   return rest;
 }
 
+/**
+ * The most deals an experiment may hold, by unit: every row's `hand_key` must fit its uint32
+ * column (results/README.md, "hand_key"): hands mode uses the deal index, matches mode
+ * `match × 65,536 + hand`.
+ */
+export const MAX_DEALS: Readonly<Record<Experiment['unit'], number>> = { hands: 2 ** 32, matches: 2 ** 32 / MATCH_HAND_LIMIT };
+
+/** Why `n` is not a valid number of deals for `unit`, or undefined when it is. */
+export function badDeals(unit: Experiment['unit'], n: unknown): string | undefined {
+  if (typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_DEALS[unit]) return undefined;
+  return `expected a whole number from 1 to ${MAX_DEALS[unit].toLocaleString('en-US')} (each row's hand_key must fit a uint32; see results/README.md), got ${JSON.stringify(n)}`;
+}
+
+/**
+ * How `tw16 replay` reproduces a hand of this experiment anywhere on this machine: the `--rules`
+ * argument of each arm (a profile name, an absolute file path, or inline JSON) and the `--bots`
+ * entry of each bot name (a built-in name, or the module's absolute path).
+ */
+export interface ReplaySpecs {
+  readonly rules: readonly string[];
+  readonly bots: Readonly<Record<string, string>>;
+}
+
+export function replaySpecs(e: Experiment): ReplaySpecs {
+  const file = (p: string) => (p.endsWith('.json') ? resolvePath(e, p) : p);
+  return {
+    rules: e.rules.map((r) => (typeof r === 'string' ? file(r) : JSON.stringify(typeof r.extends === 'string' ? { ...r, extends: file(r.extends) } : r))),
+    bots: Object.fromEntries(e.bots.map((b) => [b.name, b.path ? resolvePath(e, b.path) : b.name])),
+  };
+}
+
 /** A path of the experiment (bot module, rules file) made absolute. */
 export function resolvePath(e: Experiment, p: string): string {
   return resolve(e.baseDir, p);
@@ -71,12 +103,7 @@ function unknownField(source: string, field: string, known: readonly string[]): 
 
 /** Read and validate an experiment file. Bad JSON, a missing or unknown field → UsageError (exit 2). */
 export function loadExperiment(path: string): Experiment {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`${path}: cannot read experiment file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
+  const text = readInputText(path);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -105,10 +132,9 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
 
   if ((o.hands === undefined) === (o.matches === undefined)) fail(source, 'hands', 'exactly one of "hands" or "matches"');
   const unit = o.hands !== undefined ? 'hands' : 'matches';
-  const deals = o[unit];
-  if (typeof deals !== 'number' || !Number.isInteger(deals) || deals < 1 || deals > 2 ** 31) {
-    fail(source, unit, 'a whole number from 1 to 2^31', deals);
-  }
+  const deals = o[unit] as number;
+  const bad = badDeals(unit, deals);
+  if (bad) throw new UsageError(`${source}: field "${unit}": ${bad}`);
 
   const rulesRaw = o.rules ?? 'p0';
   const rulesList = Array.isArray(rulesRaw) ? rulesRaw : [rulesRaw];

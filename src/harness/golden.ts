@@ -19,6 +19,7 @@ import { HAND_COLUMNS, WIN_COLUMNS } from './records.js';
 import { runExperiment } from './run.js';
 import { writeAtomic } from './files.js';
 import { diffResults } from './diff.js';
+import { MANIFEST } from './resultdir.js';
 import type { ColumnSpec } from './columns.js';
 
 /** Hands per golden run. */
@@ -104,7 +105,7 @@ export async function updateGolden(goldenDir: string, log: (s: string) => void, 
       }
       rmSync(stored, { recursive: true, force: true });
       mkdirSync(stored, { recursive: true });
-      for (const f of ['hands.arrow', 'wins.arrow', 'summary.json']) cpSync(join(out, f), join(stored, f));
+      for (const f of ['hands.arrow', 'wins.arrow', 'summary.json', MANIFEST]) cpSync(join(out, f), join(stored, f));
     }
     writeAtomic(join(goldenDir, 'digests.json'), `${JSON.stringify(next, null, 2)}\n`);
   } finally {

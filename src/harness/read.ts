@@ -4,15 +4,38 @@
  */
 import { open } from 'node:fs/promises';
 import { RecordBatchReader, type RecordBatch } from 'apache-arrow';
+import { InputError, IoError, isSystemError } from '../core/errors.js';
 import type { Batch, ColumnData, ColumnSpec } from './columns.js';
+import { ioAsync } from './files.js';
 
-/** Every record batch of an Arrow IPC file, in order, plus its schema metadata. */
+/** An Arrow error while reading `path` as what it is: a file that is not what it should be (exit 2). */
+function unreadable(path: string, err: unknown): unknown {
+  if (err instanceof InputError || err instanceof IoError || isSystemError(err)) return err;
+  return new InputError(`${path}: not a readable Arrow IPC file (${err instanceof Error ? err.message : String(err)})`);
+}
+
+/** Every record batch of an Arrow IPC file, in order. */
 export async function* readBatches(path: string): AsyncGenerator<RecordBatch> {
-  const handle = await open(path, 'r');
+  const handle = await ioAsync(path, 'open', () => open(path, 'r'));
   try {
-    const reader = await RecordBatchReader.from(handle);
-    await reader.open();
-    for await (const batch of reader) yield batch;
+    let reader;
+    try {
+      reader = await RecordBatchReader.from(handle);
+      await reader.open();
+    } catch (err) {
+      throw unreadable(path, err);
+    }
+    const batches = reader[Symbol.asyncIterator]();
+    for (;;) {
+      let next: IteratorResult<RecordBatch>;
+      try {
+        next = await batches.next();
+      } catch (err) {
+        throw unreadable(path, err);
+      }
+      if (next.done) return;
+      yield next.value;
+    }
   } finally {
     await handle.close();
   }
@@ -20,11 +43,13 @@ export async function* readBatches(path: string): AsyncGenerator<RecordBatch> {
 
 /** The schema metadata of an Arrow file. */
 export async function readMetadata(path: string): Promise<Map<string, string>> {
-  const handle = await open(path, 'r');
+  const handle = await ioAsync(path, 'open', () => open(path, 'r'));
   try {
     const reader = await RecordBatchReader.from(handle);
     await reader.open();
     return new Map(reader.schema.metadata);
+  } catch (err) {
+    throw unreadable(path, err);
   } finally {
     await handle.close();
   }

@@ -10,9 +10,10 @@
  * frequencies per 1,000 wins. For `tw16 diff`, before/after bars of pattern frequencies and
  * bot metrics.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { InputError } from '../core/errors.js';
 import { writeAtomic } from './files.js';
+import { commitResult, openResult, withStaging } from './resultdir.js';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { PATTERN_NAMES } from '../rules/types.js';
@@ -394,19 +395,21 @@ export async function buildReport(s: Summary, taiCounts?: TaiCounts): Promise<{ 
 }
 
 /**
- * Write `DIR/report.md` and `DIR/report.html` for a finished run, from its summary.json and
- * (for the tai histogram) wins.arrow. Each file goes to a temporary name first, then is
- * renamed. Throws ReportInputError when summary.json is missing or malformed.
+ * Rewrite `DIR/report.md` and `DIR/report.html` of a complete result (verified first), from its
+ * summary.json and (for the tai histogram) wins.arrow, and update its manifest. Throws an
+ * InputError when the directory is not a complete result.
  */
 export async function writeReport(dir: string): Promise<ReportFiles> {
+  const manifest = await openResult(dir, { rewritingReports: true });
   const s = readSummary(dir);
-  const winsPath = join(dir, 'wins.arrow');
-  const tai = existsSync(winsPath) ? await readTaiCounts(winsPath) : undefined;
-  const { md, html } = await buildReport(s, tai);
-  const files = { md: join(dir, 'report.md'), html: join(dir, 'report.html') };
-  writeAtomic(files.md, md);
-  writeAtomic(files.html, html);
-  return files;
+  const { md, html } = await buildReport(s, await readTaiCounts(join(dir, 'wins.arrow')));
+  await withStaging(dir, async (staging) => {
+    writeAtomic(join(staging, 'report.md'), md);
+    writeAtomic(join(staging, 'report.html'), html);
+    const { kind, version, experiment, replay } = manifest;
+    await commitResult(dir, staging, { kind, version, experiment, replay }, manifest.files);
+  });
+  return { md: join(dir, 'report.md'), html: join(dir, 'report.html') };
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,30 +1,42 @@
 /**
- * Running an experiment: plan jobs, run them (a piscina pool, or in-process with 0 workers),
- * write their rows in job order, and summarize.
- *
- * Files in the output directory:
- * - `hands.arrow`, `wins.arrow`: the records, under their final names only when the run is complete;
- * - `*.arrow.tmp`: being written;
- * - `hands.partial.arrow`, `wins.partial.arrow`, `run-state.json`: an interrupted or failed run,
- *   valid Arrow files holding only complete jobs; `--resume` continues from them;
- * - `summary.json`: the statistics of a complete run.
- * Output bytes are a pure function of (experiment, seed, code version): jobs are written in
- * order and rows re-chunked to fixed-size record batches, so worker count and job size never show.
+ * Running an experiment: plan jobs lazily, run them (a piscina pool, or in-process with 0
+ * workers), journal their rows in job order as they complete, and finish into a complete
+ * result directory. The formats are in results/README.md; the guarantees in README "Faults
+ * and recovery":
+ * - progress: each job's rows are appended to the journals (`*.partial.arrows`) when it is
+ *   written, and `run-state.json` records a checkpoint (journal bytes, rows, SHA-256) at the
+ *   start, at least every CHECKPOINT_MS and when the run stops, so a SIGKILL or a power cut
+ *   costs at most the jobs since the last checkpoint; `--resume` verifies everything first;
+ * - finishing: every file is written into a staging directory, flushed, renamed into place,
+ *   and `manifest.json` is written last (resultdir.ts);
+ * - output bytes are a pure function of (experiment, seed, code version): rows are written in
+ *   deal order and re-chunked into fixed-size record batches, so worker count, job size and
+ *   resuming never show.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
+import { InputError, UsageError } from '../core/errors.js';
 import { shareHandTables } from '../hand/tables.js';
 import { VERSION } from '../version.js';
-import { UsageError } from '../core/errors.js';
 import { ArrowTableWriter } from './arrow.js';
-import { writeAtomic } from './files.js';
-import { recordedExperiment, seatings, type Experiment } from './experiment.js';
-import { resolveExperiment, runJob, type Job, type JobResult } from './job.js';
-import { readBatches, toBatch } from './read.js';
+import { botChange, botFingerprints } from './botfiles.js';
+import { badDeals, recordedExperiment, seatings, type Experiment } from './experiment.js';
+import { fsyncDir, io, removeFile, removeTree, writeAtomic } from './files.js';
+import { replayOf, resolveExperiment, runJob, type Job, type JobResult, type Resolved } from './job.js';
+import { Journal, journalBatches, verifyJournal, type RowCheck, type VerifiedJournal } from './journal.js';
+import { toBatch } from './read.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from './records.js';
+import { commitResult, hasManifest, MANIFEST, openResult, startStaging, STAGING } from './resultdir.js';
+import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, type RunState } from './runstate.js';
 import { summarize, type Summary } from './summary.js';
+import { newHeartbeats, Watchdog, type StuckDecision } from './watchdog.js';
+
+/** At most this long between checkpoints while jobs complete (ms): what a crash can cost. */
+export const CHECKPOINT_MS = 1000;
+/** Default time a bot may take over one decision (ms). */
+export const DEFAULT_DECISION_TIMEOUT_MS = 5000;
 
 export interface RunOptions {
   readonly experiment: Experiment;
@@ -33,19 +45,26 @@ export interface RunOptions {
   readonly workers?: number;
   /** Deals per job; default aims at about 2,000 hands per job. Never changes the output. */
   readonly dealsPerJob?: number;
-  /** Continue an interrupted run in `outDir`. */
+  /** Continue the unfinished run in `outDir`, after verifying it. */
   readonly resume?: boolean;
-  /** Abort to stop planning; in-flight jobs finish and are written. */
+  /** Replace a complete result in `outDir` (when this run completes), or discard an unfinished run there. */
+  readonly force?: boolean;
+  /** Longest a bot may take over one decision (ms; 0 = no limit). Enforced in worker threads only. */
+  readonly decisionTimeoutMs?: number;
+  /** Also write report.md and report.html into the result. */
+  readonly report?: boolean;
+  /** Abort to stop: the jobs in flight are dropped, progress is saved, the run can be resumed. */
   readonly signal?: AbortSignal;
-  /** Abort to drop the jobs in flight too (a second Ctrl-C). */
-  readonly hardSignal?: AbortSignal;
-  /** Called after each written job (for a progress bar). */
+  /** Called after each written job (for progress output). */
   readonly onProgress?: (p: Progress) => void;
 }
 
 export interface Progress {
   readonly dealsDone: number;
   readonly deals: number;
+  /** Deals done before this invocation (a resumed run). */
+  readonly dealsAtStart: number;
+  /** Hands played in this invocation. */
   readonly hands: number;
   readonly seconds: number;
 }
@@ -58,18 +77,11 @@ export interface RunOutcome {
   readonly hands: number;
   readonly seconds: number;
   readonly handsPerSecond: number;
-  /** The error that stopped a failed run (a bot error names its replay command). */
-  readonly error?: string;
+  /** What stopped a failed run: a bot (its message names the replay command) or a bug in tw16. */
+  readonly error?: { readonly message: string; readonly kind: 'bot' | 'internal' };
   readonly summary?: Summary;
-}
-
-/** What `run-state.json` holds for an interrupted run. */
-interface RunState {
-  readonly experiment: string;
-  readonly version: string;
-  readonly dealsDone: number;
-  readonly deals: number;
-  readonly reason: string;
+  /** The files of the complete result, manifest.json last. */
+  readonly files?: readonly string[];
 }
 
 /** Hands one deal produces (hands mode), or a rough number for matches (about 20 hands each). */
@@ -80,6 +92,11 @@ export function handsPerDeal(e: Experiment): number {
 /** Default deals per job: about 2,000 hands, at least one deal. */
 export function defaultDealsPerJob(e: Experiment): number {
   return Math.max(1, Math.round(2000 / handsPerDeal(e)));
+}
+
+/** Jobs from `firstDeal` on, made one at a time (memory does not grow with the number of deals). */
+function* planJobs(e: Experiment, firstDeal: number, dealsPerJob: number): Generator<Job> {
+  for (let d = firstDeal, i = 0; d < e.deals; d += dealsPerJob, i++) yield { experiment: e, index: i, firstDeal: d, deals: Math.min(dealsPerJob, e.deals - d) };
 }
 
 /** Schema metadata shared by both files. No timestamps: same inputs, same bytes. */
@@ -93,150 +110,344 @@ function metadata(e: Experiment, table: string, profiles: unknown): Map<string, 
   ]);
 }
 
-/** Run (or resume) an experiment. Bad experiment contents → UsageError before any job runs. */
+/**
+ * A journal's rows must come in deal order within deals [0, dealsDone); hands rows (one or more
+ * per deal) must cover every one of them.
+ */
+function dealCheck(dealsDone: number, everyDeal: boolean): RowCheck {
+  let next = 0;
+  return {
+    batch: (rb) => {
+      const deal = rb.getChild('deal')?.toArray() as Uint32Array | undefined;
+      if (!deal) return 'no "deal" column';
+      for (let i = 0; i < deal.length; i++) {
+        const d = deal[i]!;
+        if (d >= dealsDone || d < next - 1 || (everyDeal && d > next)) return `deal ${d} out of place (${RUN_STATE} records deals 0–${dealsDone - 1} done)`;
+        next = Math.max(next, d + 1);
+      }
+      return undefined;
+    },
+    end: () => (everyDeal && next !== dealsDone ? `holds deals 0–${next - 1}, ${RUN_STATE} records 0–${dealsDone - 1} done` : undefined),
+  };
+}
+
+/** Why the recorded state cannot be continued by this experiment and code, or undefined. */
+function stateMismatch(state: RunState, recorded: unknown, expHash: string, e: Experiment, bots: ReturnType<typeof botFingerprints>): string | undefined {
+  if (state.version !== VERSION) return `the run was started by tw16 ${state.version}, this is ${VERSION}: start it afresh with --force`;
+  if (state.experimentSha256 !== expHash || state.deals !== e.deals) {
+    const was = (state.experiment ?? {}) as Record<string, unknown>;
+    const now = recorded as Record<string, unknown>;
+    const fields = Object.keys(now).filter((k) => JSON.stringify(was[k]) !== JSON.stringify(now[k]));
+    return `the run was started with a different experiment (${fields.join(', ') || 'contents'} differ${fields.length === 1 ? 's' : ''}): resume with the same experiment file and flags`;
+  }
+  const changed = botChange(state.bots, bots);
+  if (changed) return `${changed}; its finished jobs were played by the old code: start over with --force`;
+  return undefined;
+}
+
+/** Run (or resume) an experiment. Bad input → InputError before anything on disk changes. */
 export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const e = opts.experiment;
   const dir = opts.outDir;
-  mkdirSync(dir, { recursive: true });
   const path = (f: string) => join(dir, f);
-  const statePath = path('run-state.json');
-  const expJson = JSON.stringify(recordedExperiment(e));
+  const bad = badDeals(e.unit, e.deals);
+  if (bad) throw new UsageError(`${e.source}: ${e.unit}: ${bad}`);
 
   // Resolve bots and profiles here first: a bad name fails now, with exit 2, not in a worker.
-  let resolved;
+  let resolved: Resolved;
   try {
     resolved = await resolveExperiment(e);
   } catch (err) {
-    throw new UsageError(`${e.source}: ${(err as Error).message}`);
+    throw err instanceof InputError ? new InputError(`${e.source}: ${err.message}`) : err;
   }
+  const recorded = recordedExperiment(e);
+  const expHash = experimentHash(recorded);
+  const bots = botFingerprints(e);
+  const profiles = resolved.profiles;
 
-  let startDeal = 0;
+  // Everything a resume depends on is checked before anything on disk changes.
   let state: RunState | undefined;
+  let verified: { hands: VerifiedJournal; wins: VerifiedJournal } | undefined;
   if (opts.resume) {
-    if (!existsSync(statePath)) throw new UsageError(`${dir}: nothing to resume (no run-state.json; a complete run needs no resume)`);
-    state = JSON.parse(readFileSync(statePath, 'utf8')) as RunState;
-    if (state.experiment !== expJson) throw new UsageError(`${dir}: run-state.json is for a different experiment, seed or size; resume with the same experiment and flags`);
-    if (state.version !== VERSION) throw new UsageError(`${dir}: interrupted run was made by tw16 ${state.version}, this is ${VERSION}; start it afresh`);
-    startDeal = state.dealsDone;
-  } else if (existsSync(statePath)) {
-    throw new UsageError(`${dir}: holds an interrupted run; continue it with --resume, or remove the directory`);
+    state = readRunState(dir);
+    const why = stateMismatch(state, recorded, expHash, e, bots);
+    if (why) throw new InputError(`${path(RUN_STATE)}: cannot resume: ${why}`);
+    const done = state.checkpoint.dealsDone;
+    if (!Number.isSafeInteger(done) || done < 0 || done > e.deals) throw new InputError(`${path(RUN_STATE)}: records ${done} deals done of ${e.deals}`);
+    verified = {
+      hands: await verifyJournal(path(JOURNALS.hands), state.checkpoint.hands, dealCheck(done, true)),
+      wins: await verifyJournal(path(JOURNALS.wins), state.checkpoint.wins, dealCheck(done, false)),
+    };
+    if (done === e.deals && hasManifest(dir)) {
+      const finished = await alreadyFinished(dir, expHash);
+      if (finished) return finished;
+    }
+  } else if (!opts.force) {
+    if (existsSync(path(RUN_STATE))) throw new UsageError(`${dir}: holds an unfinished run (${RUN_STATE}); continue it with --resume, or start over with --force`);
+    if (hasManifest(dir)) throw new UsageError(`${dir}: holds a complete result (${MANIFEST}); replace it with --force, or choose another --out`);
   }
 
-  const handsWriter = new ArrowTableWriter(path('hands.arrow'), HAND_COLUMNS, metadata(e, 'hands', resolved.profiles));
-  const winsWriter = new ArrowTableWriter(path('wins.arrow'), WIN_COLUMNS, metadata(e, 'wins', resolved.profiles));
-  if (state) {
-    for await (const rb of readBatches(path('hands.partial.arrow'))) handsWriter.append(toBatch(rb, HAND_COLUMNS));
-    for await (const rb of readBatches(path('wins.partial.arrow'))) winsWriter.append(toBatch(rb, WIN_COLUMNS));
-  }
-
-  const dealsPerJob = opts.dealsPerJob ?? defaultDealsPerJob(e);
-  const workers = opts.workers ?? availableParallelism();
-  const jobs: Job[] = [];
-  for (let d = startDeal, i = 0; d < e.deals; d += dealsPerJob, i++) {
-    jobs.push({ experiment: e, index: i, firstDeal: d, deals: Math.min(dealsPerJob, e.deals - d) });
-  }
+  io(dir, 'create directory', () => mkdirSync(dir, { recursive: true }));
+  const staging = startStaging(dir);
+  const handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), HAND_COLUMNS, metadata(e, 'hands', profiles));
+  const winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, metadata(e, 'wins', profiles));
+  let handsJ: Journal;
+  let winsJ: Journal;
+  const dealsAtStart = state?.checkpoint.dealsDone ?? 0;
+  let dealsDone = dealsAtStart;
+  let checkpoints = state?.checkpoint.n ?? -1;
+  let lastCheckpoint = 0;
+  const checkpoint = (stopped?: string): void => {
+    const hands = handsJ.mark();
+    const wins = winsJ.mark();
+    checkpoints++;
+    writeRunState(dir, { version: VERSION, experiment: recorded, experimentSha256: expHash, deals: e.deals, bots, checkpoint: { n: checkpoints, dealsDone, hands, wins }, ...(stopped ? { stopped } : {}) });
+    lastCheckpoint = performance.now();
+  };
+  const closeAll = (): void => {
+    for (const c of [() => handsJ?.close(), () => winsJ?.close(), () => handsOut.release(), () => winsOut.release()]) {
+      try {
+        c();
+      } catch {
+        // closing after a failure: the failure is what gets reported
+      }
+    }
+  };
 
   const t0 = performance.now();
   let hands = 0;
-  let dealsDone = startDeal;
   let failure: JobResult['error'] | undefined;
-  const done = new Map<number, JobResult>();
-  let nextToWrite = 0;
-  const writeReady = (): void => {
-    for (let r = done.get(nextToWrite); r && !failure; r = done.get(nextToWrite)) {
-      done.delete(nextToWrite);
-      if (r.error) {
-        failure = r.error;
-        break;
-      }
-      handsWriter.append(r.hands);
-      winsWriter.append(r.wins);
-      hands += r.played;
-      dealsDone += jobs[nextToWrite]!.deals;
-      nextToWrite++;
-      opts.onProgress?.({ dealsDone, deals: e.deals, hands, seconds: (performance.now() - t0) / 1000 });
+  try {
+    if (verified) {
+      handsJ = Journal.reopen(path(JOURNALS.hands), HAND_COLUMNS, metadata(e, 'hands', profiles), verified.hands);
+      winsJ = Journal.reopen(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles), verified.wins);
+      for await (const rb of journalBatches(handsJ.path, verified.hands.mark.bytes)) handsOut.append(toBatch(rb, HAND_COLUMNS));
+      for await (const rb of journalBatches(winsJ.path, verified.wins.mark.bytes)) winsOut.append(toBatch(rb, WIN_COLUMNS));
+    } else {
+      for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins]) removeFile(path(f));
+      handsJ = Journal.create(path(JOURNALS.hands), HAND_COLUMNS, metadata(e, 'hands', profiles));
+      winsJ = Journal.create(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles));
+      checkpoint();
     }
-  };
 
-  let aborted = false;
-  if (workers === 0) {
-    for (const job of jobs) {
-      if (opts.signal?.aborted || failure) break;
-      done.set(job.index, await runJob(job));
-      writeReady();
-      await new Promise((r) => setImmediate(r)); // let a SIGINT in
-    }
-  } else {
-    const pool = new Piscina({
-      filename: workerUrl(),
-      minThreads: workers,
-      maxThreads: workers,
-      idleTimeout: 1000,
-      // One copy of the hand tables for all workers, built here (see shareHandTables).
-      workerData: { handTables: shareHandTables() },
-    });
-    const inFlightMax = workers * 3;
-    const inFlight = new Set<Promise<void>>();
-    const hardSignal = opts.hardSignal ?? new AbortController().signal;
-    const onAbort = (): void => {
-      aborted = true;
+    // Results arrive in any order; they are written strictly in job order.
+    const done = new Map<number, JobResult>();
+    const dealsOf = new Map<number, number>();
+    let nextToWrite = 0;
+    const writeReady = (): void => {
+      for (let r = done.get(nextToWrite); r && !failure; r = done.get(nextToWrite)) {
+        done.delete(nextToWrite);
+        if (r.error) {
+          failure = r.error;
+          break;
+        }
+        handsJ.append(r.hands);
+        winsJ.append(r.wins);
+        handsOut.append(r.hands);
+        winsOut.append(r.wins);
+        hands += r.played;
+        dealsDone += dealsOf.get(nextToWrite)!;
+        dealsOf.delete(nextToWrite);
+        nextToWrite++;
+        if (performance.now() - lastCheckpoint >= CHECKPOINT_MS) checkpoint();
+        opts.onProgress?.({ dealsDone, deals: e.deals, dealsAtStart, hands, seconds: (performance.now() - t0) / 1000 });
+      }
     };
-    opts.signal?.addEventListener('abort', onAbort);
-    if (opts.signal?.aborted) aborted = true;
-    try {
+    const jobs = planJobs(e, dealsDone, opts.dealsPerJob ?? defaultDealsPerJob(e));
+    const workers = opts.workers ?? availableParallelism();
+    const stopped = (): boolean => opts.signal?.aborted === true;
+
+    const toPlay = dealsDone < e.deals; // a resume may have only the finish left
+    if (toPlay && workers === 0) {
       for (const job of jobs) {
-        if (aborted || failure) break;
-        const p: Promise<void> = pool
-          .run(job, { signal: hardSignal })
-          .then((r: JobResult) => {
-            done.set(r.index, r);
-            writeReady();
-          })
-          .catch((err: unknown) => {
-            if (!hardSignal.aborted) done.set(job.index, { index: job.index, hands: { rows: 0, columns: [] }, wins: { rows: 0, columns: [] }, played: 0, error: { message: (err as Error).message, deal: job.firstDeal } });
-            writeReady();
-          })
-          .finally(() => inFlight.delete(p));
-        inFlight.add(p);
-        if (inFlight.size >= inFlightMax) await Promise.race(inFlight);
+        if (stopped() || failure) break;
+        dealsOf.set(job.index, job.deals);
+        done.set(job.index, await runJob(job));
+        writeReady();
+        await new Promise((r) => setImmediate(r)); // let a signal in
       }
-      await Promise.all(inFlight);
-    } finally {
-      opts.signal?.removeEventListener('abort', onAbort);
-      await pool.destroy();
+    } else if (toPlay) {
+      await runPool(e, resolved, jobs, workers, opts.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS, opts.signal, {
+        submitted: (job) => dealsOf.set(job.index, job.deals),
+        finished: (r) => done.set(r.index, r),
+        write: () => {
+          writeReady();
+          return failure !== undefined;
+        },
+      });
     }
-  }
-  if (opts.signal?.aborted) aborted = true;
 
-  const seconds = (performance.now() - t0) / 1000;
-  const handsPerSecond = seconds > 0 ? hands / seconds : 0;
-  const complete = dealsDone === e.deals && !failure;
-  if (complete) {
-    handsWriter.commit();
-    winsWriter.commit();
-    for (const f of ['hands.partial.arrow', 'wins.partial.arrow', 'run-state.json']) rmSync(path(f), { force: true });
-    const summary = await summarize(path('hands.arrow'), path('wins.arrow'));
-    writeAtomic(path('summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-    return { status: 'complete', dealsDone, deals: e.deals, hands, seconds, handsPerSecond, summary };
-  }
+    const seconds = (performance.now() - t0) / 1000;
+    const outcome = { dealsDone, deals: e.deals, hands, seconds, handsPerSecond: seconds > 0 ? hands / seconds : 0 };
+    if (dealsDone < e.deals || failure) {
+      checkpoint(failure ? `failed at deal ${failure.deal}: ${failure.message}` : 'interrupted');
+      closeAll();
+      removeTree(staging);
+      return failure ? { status: 'failed', ...outcome, error: { message: failure.message, kind: failure.kind } } : { status: 'interrupted', ...outcome };
+    }
 
-  // Interrupted or failed: keep what is complete, valid and resumable.
-  handsWriter.close();
-  winsWriter.close();
-  renameSync(handsWriter.tmpPath, path('hands.partial.arrow'));
-  renameSync(winsWriter.tmpPath, path('wins.partial.arrow'));
-  const reason = failure ? `failed at deal ${failure.deal}: ${failure.message}` : 'interrupted';
-  const newState: RunState = { experiment: expJson, version: VERSION, dealsDone, deals: e.deals, reason };
-  writeAtomic(statePath, `${JSON.stringify(newState, null, 2)}\n`);
-  return {
-    status: failure ? 'failed' : 'interrupted',
-    dealsDone,
-    deals: e.deals,
-    hands,
-    seconds,
-    handsPerSecond,
-    ...(failure ? { error: failure.message } : {}),
+    // Every deal is in the journals: make that durable, then finish.
+    checkpoint();
+    if (stopped()) {
+      closeAll();
+      removeTree(staging);
+      return { status: 'interrupted', ...outcome };
+    }
+    handsJ.close();
+    winsJ.close();
+    handsOut.commit();
+    winsOut.commit();
+    const summary = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'));
+    writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    if (opts.report) {
+      const report = await import('./report.js'); // vega loads only when a report is written
+      const { md, html } = await report.buildReport(summary, await report.readTaiCounts(join(staging, 'wins.arrow')));
+      writeAtomic(join(staging, 'report.md'), md);
+      writeAtomic(join(staging, 'report.html'), html);
+    }
+    if (stopped()) {
+      removeTree(staging);
+      return { status: 'interrupted', ...outcome };
+    }
+    const manifest = await commitResult(dir, staging, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay });
+    cleanUpRunState(dir);
+    return { status: 'complete', ...outcome, summary, files: [...manifest.files.map((f) => f.name), MANIFEST] };
+  } catch (err) {
+    closeAll();
+    try {
+      removeTree(staging); // frees the space a full disk needs back; the journals and state stay resumable
+    } catch {
+      // the original error is the one to report
+    }
+    throw err;
+  }
+}
+
+/** Remove what an unfinished run keeps (the result is complete). */
+function cleanUpRunState(dir: string): void {
+  for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins]) removeFile(join(dir, f));
+  removeTree(join(dir, STAGING));
+  fsyncDir(dir);
+}
+
+/**
+ * A resume of a run whose finish already committed (the process died between writing the
+ * manifest and removing the run state): the result is verified and the leftovers removed.
+ */
+async function alreadyFinished(dir: string, expHash: string): Promise<RunOutcome | undefined> {
+  let manifest;
+  try {
+    manifest = await openResult(dir);
+  } catch {
+    return undefined; // not a (valid) result: finish it from the journals
+  }
+  if (manifest.version !== VERSION || experimentHash(manifest.experiment) !== expHash) return undefined;
+  cleanUpRunState(dir);
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+  const deals = (manifest.experiment as { deals: number }).deals;
+  return { status: 'complete', dealsDone: deals, deals, hands: 0, seconds: 0, handsPerSecond: 0, summary, files: [...manifest.files.map((f) => f.name), MANIFEST] };
+}
+
+/** How runPool hands results back to the run. */
+interface PoolSink {
+  readonly submitted: (job: Job) => void;
+  readonly finished: (r: JobResult) => void;
+  /** Write what is ready; true when the run must stop (a failure). */
+  readonly write: () => boolean;
+}
+
+/**
+ * Run jobs in a piscina pool, at most 3 per worker in flight, each with its own abort controller
+ * (so no listener piles up on a shared signal) and heartbeat slot. Returns when the jobs are
+ * exhausted, a failure is written, or `signal` aborts (the jobs in flight are then dropped).
+ */
+async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job>, workers: number, timeoutMs: number, signal: AbortSignal | undefined, sink: PoolSink): Promise<void> {
+  const inFlightMax = workers * 3;
+  const heartbeats = newHeartbeats(inFlightMax);
+  const freeSlots = Array.from({ length: inFlightMax }, (_, i) => inFlightMax - 1 - i);
+  const pool = new Piscina({
+    filename: workerUrl(),
+    minThreads: workers,
+    maxThreads: workers,
+    idleTimeout: 1000,
+    // One copy of the hand tables for all workers, built here (see shareHandTables).
+    workerData: { handTables: shareHandTables(), heartbeats },
+  });
+  interface InFlight {
+    readonly job: Job;
+    readonly controller: AbortController;
+    readonly done: Promise<void>;
+    timedOut?: string;
+  }
+  const inFlight = new Map<number, InFlight>(); // by slot
+  const watchdog =
+    timeoutMs > 0
+      ? new Watchdog(heartbeats, timeoutMs, (slot, at) => {
+          const f = inFlight.get(slot);
+          if (!f) return;
+          f.timedOut = timeoutMessage(e, resolved, at, timeoutMs);
+          f.controller.abort(); // piscina terminates the worker stuck in the bot
+        })
+      : undefined;
+  const dropAll = (): void => {
+    for (const f of inFlight.values()) f.controller.abort();
   };
+  signal?.addEventListener('abort', dropAll);
+  try {
+    let exhausted = false;
+    for (;;) {
+      if (sink.write()) break;
+      if (signal?.aborted) break;
+      while (!exhausted && inFlight.size < inFlightMax) {
+        const next = jobs.next();
+        if (next.done) {
+          exhausted = true;
+          break;
+        }
+        const slot = freeSlots.pop()!;
+        const job = { ...next.value, slot };
+        const controller = new AbortController();
+        sink.submitted(job);
+        watchdog?.watch(slot);
+        const entry: InFlight = {
+          job,
+          controller,
+          done: pool
+            .run(job, { signal: controller.signal })
+            .then((r: JobResult) => sink.finished(r))
+            .catch((err: unknown) => {
+              if (entry.timedOut) sink.finished(failed(job, entry.timedOut, 'bot'));
+              else if (!controller.signal.aborted) sink.finished(failed(job, err instanceof Error ? err.message : String(err), 'internal'));
+            })
+            .finally(() => {
+              watchdog?.unwatch(slot);
+              inFlight.delete(slot);
+              freeSlots.push(slot);
+            }),
+        };
+        inFlight.set(slot, entry);
+      }
+      if (inFlight.size === 0) break;
+      await Promise.race([...inFlight.values()].map((f) => f.done));
+    }
+    dropAll();
+    await Promise.all([...inFlight.values()].map((f) => f.done));
+  } finally {
+    signal?.removeEventListener('abort', dropAll);
+    watchdog?.stop();
+    await pool.destroy();
+  }
+}
+
+function failed(job: Job, message: string, kind: 'bot' | 'internal'): JobResult {
+  const empty = { rows: 0, columns: [] };
+  return { index: job.index, hands: empty, wins: empty, played: 0, error: { message, deal: job.firstDeal, kind } };
+}
+
+/** The BotError line of a decision that did not return in time. */
+function timeoutMessage(e: Experiment, resolved: Resolved, at: StuckDecision, timeoutMs: number): string {
+  const name = e.bots[resolved.seatings[at.seating]![at.seat]!]!.name;
+  return `bot "${name}" (seat ${at.seat}) in hand ${at.handKey} did not return within ${timeoutMs / 1000} s (--decision-timeout); its worker was stopped; reproduce: ${replayOf(e, resolved, at)}`;
 }
 
 /**
@@ -247,4 +458,3 @@ function workerUrl(): string {
   const here = import.meta.url;
   return here.endsWith('.ts') ? here.replace(/\/src\/harness\/run\.ts$/, '/dist/src/harness/worker.js') : new URL('./worker.js', here).href;
 }
-

@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { ArrowTableWriter } from '../../src/harness/arrow.js';
 import { BatchBuilder, type ColumnSpec } from '../../src/harness/columns.js';
+import { Journal, verifyJournal } from '../../src/harness/journal.js';
 import { readBatches, toBatch } from '../../src/harness/read.js';
 
 const SPECS: ColumnSpec[] = [
@@ -97,5 +98,39 @@ describe('results/README.md', () => {
       expect(doc, c.name).toContain(`| \`${c.name}\` |`);
     }
     expect(doc).toContain('`concealed_hand` … `seven_rob_one`');
+  });
+});
+
+describe('journals and damaged files', () => {
+  it('a journal reopened at its checkpoint drops what came after it and continues the same stream', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw16-journal-'));
+    const path = join(dir, 't.partial.arrows');
+    const meta = new Map([['k', 'v']]);
+    const j = Journal.create(path, SPECS, meta);
+    j.append(rows(0, 10));
+    const mark = j.mark();
+    j.append(rows(10, 15)); // appended after the checkpoint: a crash would leave it
+    j.close();
+    const check = { batch: () => undefined, end: () => undefined };
+    const again = Journal.reopen(path, SPECS, meta, await verifyJournal(path, mark, check));
+    again.append(rows(10, 20));
+    const end = again.mark();
+    again.close();
+    const t = tableFromIPC(readFileSync(path));
+    expect(t.numRows).toBe(20);
+    expect(Array.from(t.getChild('n')!.toArray() as Uint32Array)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(end.rows).toBe(20);
+    expect(end.bytes).toBe(readFileSync(path).length);
+    await expect(verifyJournal(path, { ...end, rows: 19 }, check)).rejects.toThrow(/holds 20 rows, run-state\.json records 19/);
+    await expect(verifyJournal(path, end, { batch: () => 'deal 3 out of place', end: () => undefined })).rejects.toThrow(/t\.partial\.arrows: deal 3 out of place/);
+  });
+
+  it('a file that is not Arrow is bad input naming it, not an Arrow error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw16-arrow-'));
+    const path = join(dir, 'hands.arrow');
+    writeFileSync(path, Buffer.from('ARROW1\0\0this is not arrow at all, just bytes'));
+    await expect(async () => {
+      for await (const _ of readBatches(path)) void _;
+    }).rejects.toThrow(/hands\.arrow: not a readable Arrow IPC file/);
   });
 });

@@ -2,7 +2,7 @@
  * Rescoring under a house rule that changes one tai value moves exactly the wins holding
  * that pattern, and `diff` lists exactly the hands they were in.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
@@ -79,8 +79,15 @@ describe('tw16 rescore', () => {
     expect(sw?.winsA).toBe(sw?.winsB);
   });
 
-  it('rejects an unknown profile and an incomplete directory with one line', async () => {
+  it('rejects an unknown profile and a missing directory with one line', async () => {
     await expect(rescoreResults(run, 'nosuch', join(dir, 'x'))).rejects.toThrow(/--rules nosuch: /);
-    await expect(rescoreResults(join(dir, 'missing'), 'p0', join(dir, 'y'))).rejects.toThrow(/not a complete result directory/);
+    await expect(rescoreResults(join(dir, 'missing'), 'p0', join(dir, 'y'))).rejects.toThrow(/missing: no such directory/);
+  });
+
+  it('writes a complete result of its own, and will not overwrite one without force', async () => {
+    expect(existsSync(join(out, 'manifest.json'))).toBe(true);
+    expect(readdirSync(out).sort()).toEqual(['hands.arrow', 'manifest.json', 'rescore.json', 'summary.json', 'wins.arrow']);
+    await expect(rescoreResults(run, house, out)).rejects.toThrow(/holds a complete result/);
+    await rescoreResults(run, house, out, 20, true);
   });
 });

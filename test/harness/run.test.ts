@@ -1,10 +1,10 @@
 /**
  * `tw16 run` end to end, through the built CLI (threads need the compiled worker):
- * determinism across workers and job sizes, the files' contents, interrupt and resume,
- * bad input and bot errors.
+ * determinism across workers and job sizes, the files' contents, bad input and bot errors.
+ * Interrupts, crashes and resumes are in faults.test.ts.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,50 +142,20 @@ describe('tw16 run', () => {
     }
   });
 
-  it('is interrupted by SIGINT into valid partial files, and --resume finishes to the same bytes', async () => {
-    const out = join(base, 'slow');
-    const child = spawn(process.execPath, [BIN, 'run', join(FIX, 'slow.json'), '--workers', '1', '--batch', '20', '--out', out, '--quiet'], { cwd: ROOT });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    // Interrupt once the run has started (its output file is open, so its SIGINT handler is in
-    // place) and has had a second to finish some jobs: a fixed delay fails on a loaded machine.
-    const t0 = Date.now();
-    while (!existsSync(join(out, 'hands.arrow.tmp')) && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 1000));
-    child.kill('SIGINT');
-    const code = await new Promise<number | null>((r) => child.on('exit', r));
-    expect(stderr).toMatch(/interrupted/);
-    expect(code).toBe(130);
-    expect(existsSync(join(out, 'hands.arrow'))).toBe(false);
-    const state = JSON.parse(read(out, 'run-state.json').toString());
-    expect(state.dealsDone % 20).toBe(0);
-    expect(state.dealsDone).toBeGreaterThan(0);
-    expect(state.dealsDone).toBeLessThan(2000);
-    const partial = table(out, 'hands.partial.arrow');
-    expect(partial.numRows).toBe(state.dealsDone);
-    expect(tableFromIPC(read(out, 'wins.partial.arrow')).numRows).toBeGreaterThan(0);
-    expect(stderr).toMatch(/--resume/);
-
-    const resumed = tw16(['run', join(FIX, 'slow.json'), '--workers', '2', '--out', out, '--resume', '--quiet']);
-    expect(resumed.code).toBe(0);
-    expect(existsSync(join(out, 'run-state.json'))).toBe(false);
-    expect(existsSync(join(out, 'hands.partial.arrow'))).toBe(false);
-
-    const straight = join(base, 'slow-straight');
-    expect(tw16(['run', join(FIX, 'slow.json'), '--workers', '2', '--out', straight, '--quiet']).code).toBe(0);
-    expect(read(out, 'hands.arrow').equals(read(straight, 'hands.arrow'))).toBe(true);
-    expect(read(out, 'wins.arrow').equals(read(straight, 'wins.arrow'))).toBe(true);
-  }, 120_000);
-
-  it('stops on a bot error with the replay command, keeping the complete jobs', () => {
+  it('stops on a bot error with a replay command that runs as printed, keeping the complete jobs', () => {
     const out = join(base, 'throws');
     const r = tw16(['run', join(FIX, 'throws.json'), '--workers', '0', '--batch', '3', '--out', out]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/boom in seat/);
-    expect(r.stderr).toMatch(/tw16 replay --seed throws-1 --hand 7/);
     // jobs of 3 deals: deals 0–5 complete, the job holding hand 7 is dropped
-    expect(table(out, 'hands.partial.arrow').numRows).toBe(6);
-    expect(JSON.parse(read(out, 'run-state.json').toString()).dealsDone).toBe(6);
+    expect(table(out, 'hands.partial.arrows').numRows).toBe(6);
+    expect(JSON.parse(read(out, 'run-state.json').toString()).checkpoint.dealsDone).toBe(6);
+    // The path-loaded bot is named by its path, so the command finds it from any directory.
+    const cmd = /reproduce: (tw16 replay --seed throws-1 --hand 7 .*)$/m.exec(r.stderr)![1]!;
+    expect(cmd).toContain(join(ROOT, 'test/fixtures/bots/throws-at-7.mjs'));
+    const replay = spawnSync('sh', ['-c', cmd.replace(/^tw16 /, `'${process.execPath}' '${BIN}' `)], { cwd: tmpdir(), encoding: 'utf8' });
+    expect(replay.stderr).toMatch(/boom in seat 3/);
+    expect(replay.status).toBe(1);
   });
 
   describe('rejects bad experiments with one line and exit 2', () => {

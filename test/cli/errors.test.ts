@@ -1,0 +1,57 @@
+/**
+ * One error family: every "bad input" class is an InputError (exit 2) under its own name, I/O
+ * failures are IoErrors (exit 3) naming the path and the OS error, and a user sees one line
+ * unless --debug.
+ */
+import { describe, expect, it } from 'vitest';
+import { BotLoadError } from '../../bots/index.js';
+import { EXIT, errorMessage, exitCodeOf } from '../../src/cli/main.js';
+import { InputError, IoError, UsageError } from '../../src/core/errors.js';
+import { NotationError } from '../../src/core/tiles.js';
+import { BotError } from '../../src/engine/types.js';
+import { ReportInputError } from '../../src/harness/report.js';
+import { CaseError, HandNotationError, ProfileError, SettleError } from '../../src/rules/index.js';
+
+describe('the error family', () => {
+  const inputs: [string, Error][] = [
+    ['UsageError', new UsageError('u')],
+    ['ProfileError', new ProfileError('p')],
+    ['CaseError', new CaseError('c')],
+    ['HandNotationError', new HandNotationError('h')],
+    ['SettleError', new SettleError('s')],
+    ['NotationError', new NotationError('12x', 2, 'no suit')],
+    ['BotLoadError', new BotLoadError('b')],
+    ['ReportInputError', new ReportInputError('r')],
+  ];
+  for (const [name, err] of inputs) {
+    it(`${name} is bad input (exit 2) and keeps its name`, () => {
+      expect(err).toBeInstanceOf(InputError);
+      expect(err.name).toBe(name);
+      expect(exitCodeOf(err)).toBe(EXIT.BAD_INPUT);
+    });
+  }
+
+  it('an I/O failure is exit 3 and names the path and the OS error, raw Node errors included', () => {
+    const enospc = Object.assign(new Error("ENOSPC: no space left on device, write '/r/hands.arrow'"), { code: 'ENOSPC', syscall: 'write', path: '/r/hands.arrow' });
+    const io = new IoError('/r/hands.arrow', 'write', enospc);
+    expect(io.message).toBe('cannot write /r/hands.arrow: ENOSPC (no space left on device)');
+    expect(exitCodeOf(io)).toBe(EXIT.IO_FAILURE);
+    expect(exitCodeOf(enospc)).toBe(EXIT.IO_FAILURE);
+    expect(errorMessage(enospc, false)).toBe('tw16: cannot write /r/hands.arrow: ENOSPC (no space left on device)\n');
+  });
+
+  it('a bot error is exit 1, anything else is a bug (exit 70), said as such', () => {
+    expect(exitCodeOf(new BotError('bot "x" threw', 'x', 0, 1, 0, [], 'tw16 replay'))).toBe(EXIT.BOT_ERROR_OR_DIFFERENT);
+    const bug = new TypeError('Invalid typed array length: -1904476156');
+    expect(exitCodeOf(bug)).toBe(EXIT.INTERNAL);
+    expect(errorMessage(bug, false)).toBe('tw16: internal error (a bug in tw16; --debug shows where): Invalid typed array length: -1904476156\n');
+  });
+
+  it('prints one line, and the stack only with --debug', () => {
+    const err = new UsageError('--hands: expected a whole number');
+    expect(errorMessage(err, false)).toBe('tw16: --hands: expected a whole number\n');
+    const debug = errorMessage(err, true);
+    expect(debug.split('\n').length).toBeGreaterThan(3);
+    expect(debug).toMatch(/\n\s+at /);
+  });
+});
