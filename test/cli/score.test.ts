@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../support/cli.js';
-import { CONFORMANCE_FILE } from './helpers.js';
+import { CONFORMANCE_FILE } from '../rules/helpers.js';
 
 
 afterEach(() => {
