@@ -6,11 +6,12 @@
  * concealed part is `counts` (tile kinds 0–33, each 0–4). Complete means the concealed part
  * is 5 − melds sets (chow or pung) and one pair, i.e. 17 − 3·melds tiles.
  *
- * The `*FromKeys` functions work on the four suit keys (m, p, s, honours; see `suitKeys`) and
- * are what `HandState` calls after keeping its keys up to date; they assume the tables are
- * bound (`bindTables()`).
+ * The `*FromKeys` and `*ProfileOf` functions work on the four suit keys (keys.ts) and are what
+ * the hand kernel (`HandState`, state.ts) calls after keeping its keys up to date: internal to
+ * src/hand, they assume the tables are bound (`bindTables()`).
  */
 import { KINDS, type Tile } from '../core/tiles.js';
+import { readKeys, readKeysU8 } from './keys.js';
 import { FINAL_STRIDE, INCOMPLETE, MAX_SETS, handTables, type HandTables } from './tables.js';
 
 const NO_U8: Uint8Array = new Uint8Array(0);
@@ -69,93 +70,22 @@ let planeSize = 0;
 // ---------------------------------------------------------------------------------------------
 // Reading a count array
 
-/** Keys of the last read: m, p, s, honours. */
-let key0 = 0;
-let key1 = 0;
-let key2 = 0;
-let key3 = 0;
-/** Tiles counted by the last `readCounts`. */
-let tileSum = 0;
+/** Keys of the last read (m, p, s, honours), by `readKeys` of keys.ts. */
+const K = new Int32Array(4);
 
-/**
- * Read a Uint8Array of 34 counts into key0…key3 (Horner, highest rank first), straight-line so
- * the whole read compiles as one unit. Returns false if some count is above 4: `(c + 3)` is
- * below 8 exactly for c = 0…4, so the OR of all of them is too. (A Uint8Array holds no
- * negatives.) With `sum`, also leaves the number of tiles in `tileSum`.
- */
-function readKeysU8(c: Uint8Array, sum: boolean): boolean {
-  const m0 = c[0]!, m1 = c[1]!, m2 = c[2]!, m3 = c[3]!, m4 = c[4]!, m5 = c[5]!, m6 = c[6]!, m7 = c[7]!, m8 = c[8]!;
-  const p0 = c[9]!, p1 = c[10]!, p2 = c[11]!, p3 = c[12]!, p4 = c[13]!, p5 = c[14]!, p6 = c[15]!, p7 = c[16]!, p8 = c[17]!;
-  const s0 = c[18]!, s1 = c[19]!, s2 = c[20]!, s3 = c[21]!, s4 = c[22]!, s5 = c[23]!, s6 = c[24]!, s7 = c[25]!, s8 = c[26]!;
-  const z0 = c[27]!, z1 = c[28]!, z2 = c[29]!, z3 = c[30]!, z4 = c[31]!, z5 = c[32]!, z6 = c[33]!;
-  key0 = m0 + 5 * (m1 + 5 * (m2 + 5 * (m3 + 5 * (m4 + 5 * (m5 + 5 * (m6 + 5 * (m7 + 5 * m8)))))));
-  key1 = p0 + 5 * (p1 + 5 * (p2 + 5 * (p3 + 5 * (p4 + 5 * (p5 + 5 * (p6 + 5 * (p7 + 5 * p8)))))));
-  key2 = s0 + 5 * (s1 + 5 * (s2 + 5 * (s3 + 5 * (s4 + 5 * (s5 + 5 * (s6 + 5 * (s7 + 5 * s8)))))));
-  key3 = z0 + 5 * (z1 + 5 * (z2 + 5 * (z3 + 5 * (z4 + 5 * (z5 + 5 * z6)))));
-  if (sum) {
-    tileSum =
-      m0 + m1 + m2 + m3 + m4 + m5 + m6 + m7 + m8 + p0 + p1 + p2 + p3 + p4 + p5 + p6 + p7 + p8 +
-      s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7 + s8 + z0 + z1 + z2 + z3 + z4 + z5 + z6;
-  }
-  const over =
-    (m0 + 3) | (m1 + 3) | (m2 + 3) | (m3 + 3) | (m4 + 3) | (m5 + 3) | (m6 + 3) | (m7 + 3) | (m8 + 3) |
-    (p0 + 3) | (p1 + 3) | (p2 + 3) | (p3 + 3) | (p4 + 3) | (p5 + 3) | (p6 + 3) | (p7 + 3) | (p8 + 3) |
-    (s0 + 3) | (s1 + 3) | (s2 + 3) | (s3 + 3) | (s4 + 3) | (s5 + 3) | (s6 + 3) | (s7 + 3) | (s8 + 3) |
-    (z0 + 3) | (z1 + 3) | (z2 + 3) | (z3 + 3) | (z4 + 3) | (z5 + 3) | (z6 + 3);
-  return over >>> 3 === 0;
-}
-
-/**
- * Read `counts` into key0…key3 and return the number of tiles, or −1 if an entry is not 0–4
- * (or `counts` is not 34 long). A Uint8Array takes the straight-line path; any other
- * array-like the general one.
- */
+/** Read `counts` into K and return the number of tiles, or −1 if an entry is not 0–4 (or `counts` is not 34 long). */
 function readCounts(c: ArrayLike<number>): number {
-  if (c instanceof Uint8Array && c.length === KINDS) return readKeysU8(c, true) ? tileSum : -1;
-  return readCountsAny(c);
-}
-
-/** `readCounts` for any array-like (numbers of any sign or size are checked). */
-function readCountsAny(c: ArrayLike<number>): number {
-  if (c.length !== KINDS) return -1;
-  // `bad` ORs c | (4 − c): both are 0–4 (so the OR stays below 8) exactly when c is 0–4;
-  // otherwise one is negative and sets the sign bit.
-  let a = 0;
-  let b = 0;
-  let s = 0;
-  let h = 0;
-  let n = 0;
-  let bad = 0;
-  for (let r = 8; r >= 0; r--) {
-    const x = c[r]!;
-    const y = c[9 + r]!;
-    const z = c[18 + r]!;
-    a = a * 5 + x;
-    b = b * 5 + y;
-    s = s * 5 + z;
-    n += x + y + z;
-    bad |= x | (4 - x) | y | (4 - y) | z | (4 - z);
-  }
-  for (let r = 33; r >= 27; r--) {
-    const x = c[r]!;
-    h = h * 5 + x;
-    n += x;
-    bad |= x | (4 - x);
-  }
-  key0 = a;
-  key1 = b;
-  key2 = s;
-  key3 = h;
-  return bad >>> 3 === 0 && Number.isInteger(n) ? n : -1;
+  return readKeys(c, K);
 }
 
 /** The four suit keys (m, p, s, honours) of a count array: Σ count·5^(rank−1) per suit. */
 export function suitKeys(counts: ArrayLike<number>): [number, number, number, number] {
   if (readCounts(counts) < 0) throw badCounts(counts);
-  return [key0, key1, key2, key3];
+  return [K[0]!, K[1]!, K[2]!, K[3]!];
 }
 
-function badCounts(counts: ArrayLike<number>): RangeError {
+/** The one-line error for a count array `readKeys` refused. */
+export function badCounts(counts: ArrayLike<number>): RangeError {
   if (counts.length !== KINDS) return new RangeError(`counts: expected ${KINDS} entries, got ${counts.length}`);
   for (let t = 0; t < KINDS; t++) {
     const c = counts[t]!;
@@ -164,7 +94,8 @@ function badCounts(counts: ArrayLike<number>): RangeError {
   return new RangeError('counts: invalid');
 }
 
-function checkMelds(melds: number): void {
+/** Throw a one-line RangeError unless `melds` is an integer 0–5. */
+export function checkMelds(melds: number): void {
   if (!(melds >= 0 && melds <= 5 && Number.isInteger(melds))) {
     throw new RangeError(`melds = ${melds}: must be an integer 0–5`);
   }
@@ -209,17 +140,7 @@ export function honorProfileOf(k: number): number {
 }
 
 /**
- * `shantenFromKeys` from the four suits' profile ids (`suitProfileOf` ×3, `honorProfileOf`):
- * callers that vary one suit at a time read each suit's profile once and reuse it.
- */
-export function shantenFromProfiles(p0: number, p1: number, p2: number, p3: number, tiles: number, melds: number): number {
-  const n = 5 - melds;
-  const abc = combine3[combine2[p0 * suitProfiles + p1]! * suitProfiles + p2]!;
-  return finalMin[n * planeSize + abc * honorProfiles + p3]! + 3 * n + 1 - tiles;
-}
-
-/**
- * Profile id of two number suits combined (`shantenFromProfiles`' first step). Ids are
+ * Profile id of two number suits combined (`shantenFromKeys`' first step). Ids are
  * interned by deficiency vector and min-plus combination is commutative and associative, so
  * the suits may be combined in any order: callers that vary one suit combine the others first.
  */
@@ -300,17 +221,17 @@ export function masksToTiles(masks: Uint16Array, found: number): Tile[] {
 export function isWinningHand(counts: ArrayLike<number>, melds: number): boolean {
   if (!(counts instanceof Uint8Array && counts.length === 34)) return isWinningAny(counts, melds);
   if (!bound) bindTables();
-  if (!readKeysU8(counts, false)) throw badCounts(counts);
+  if (readKeysU8(counts, K) < 0) throw badCounts(counts);
   if (melds >>> 0 !== melds || melds > 5) checkMelds(melds);
-  return suitWin[key0]! + suitWin[key1]! + suitWin[key2]! + honorWin[key3]! === winTarget(melds);
+  return suitWin[K[0]!]! + suitWin[K[1]!]! + suitWin[K[2]!]! + honorWin[K[3]!]! === winTarget(melds);
 }
 
 /** `isWinningHand` for count arrays other than a 34-entry Uint8Array (fully checked). */
 function isWinningAny(counts: ArrayLike<number>, melds: number): boolean {
   if (!bound) bindTables();
-  if (readCountsAny(counts) < 0) throw badCounts(counts);
+  if (readCounts(counts) < 0) throw badCounts(counts);
   checkMelds(melds);
-  return suitWin[key0]! + suitWin[key1]! + suitWin[key2]! + honorWin[key3]! === winTarget(melds);
+  return suitWin[K[0]!]! + suitWin[K[1]!]! + suitWin[K[2]!]! + honorWin[K[3]!]! === winTarget(melds);
 }
 
 const masks = new Uint16Array(4);
@@ -329,7 +250,7 @@ export function waits(counts: ArrayLike<number>, melds: number): Tile[] {
     checkMelds(melds);
     throw badSize('waits', tiles, melds, `${16 - 3 * melds}`);
   }
-  const found = waitMasksFromKeys(key0, key1, key2, key3, masks);
+  const found = waitMasksFromKeys(K[0]!, K[1]!, K[2]!, K[3]!, masks);
   return found === 0 ? [] : masksToTiles(masks, found);
 }
 
@@ -349,5 +270,5 @@ export function shanten(counts: ArrayLike<number>, melds: number): number {
     checkMelds(melds);
     throw badSize('shanten', tiles, melds, `${3 * n + 1} or ${3 * n + 2}`);
   }
-  return shantenFromKeys(key0, key1, key2, key3, tiles, melds);
+  return shantenFromKeys(K[0]!, K[1]!, K[2]!, K[3]!, tiles, melds);
 }

@@ -2,10 +2,11 @@
  * Precomputed per-suit tables for the hand-analysis hot path (shared/DESIGN.md, "The hot
  * path is table-driven").
  *
- * A suit's nine counts (or the honours' seven) are one base-5 **key**: Σ count[r]·5^r, r the
- * rank − 1. Every table below is a typed array indexed by that key, so a lookup is one array
- * read. Only keys holding at most 17 tiles are filled (a full-flush hand puts 17 tiles in one
- * suit); other entries are never read for valid hands.
+ * A suit's nine counts (or the honours' seven) are one base-5 **key** (`keys.ts`: Σ count[r]·5^r,
+ * r the rank − 1; the digit odometers below walk keys in that order). Every table below is a
+ * typed array indexed by that key, so a lookup is one array read. Only keys holding at most 17
+ * tiles are filled (a full-flush hand puts 17 tiles in one suit); other entries are never read
+ * for valid hands.
  *
  * For each key the build derives:
  * - `win`: whether the suit alone splits into sets (chow/pung) or sets + one pair, encoded so
@@ -27,6 +28,8 @@
  * The build is lazy (first call of `handTables()`), deterministic and takes a few hundred ms.
  */
 
+import { RANK_UNIT, keySpace } from './keys.js';
+
 /** Highest number of tiles a suit key may hold (a 17-tile full flush). */
 export const MAX_SUIT_TILES = 17;
 /** Most sets a concealed part can need (no melds laid down). */
@@ -37,8 +40,6 @@ export const SHAPES = 2 * (MAX_SETS + 1);
 export const INCOMPLETE = 128;
 /** Stride of `final` (one entry per set count n = 0…5, padded to 8). */
 export const FINAL_STRIDE = 8;
-/** 5^r for r = 0…9. */
-export const POW5: readonly number[] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 
 /** Tables for one kind of suit (the three number suits share one; honours have their own). */
 export interface RankTables {
@@ -130,7 +131,7 @@ let shared: HandTables | undefined;
 export function adoptHandTables(t: HandTables): void {
   if (built) return;
   const ok =
-    t.suit?.win?.length === POW5[9] && t.suit.profile?.length === POW5[9] && t.honor?.win?.length === POW5[7] && t.honor.profile?.length === POW5[7] &&
+    t.suit?.win?.length === keySpace(9) && t.suit.profile?.length === keySpace(9) && t.honor?.win?.length === keySpace(7) && t.honor.profile?.length === keySpace(7) &&
     t.combine2 instanceof Uint16Array && t.combine3 instanceof Uint16Array && t.final instanceof Uint8Array &&
     t.final.length === t.tripleProfiles * t.honor.profiles * FINAL_STRIDE;
   if (!ok) throw new TypeError('adoptHandTables: not a HandTables made by shareHandTables');
@@ -171,7 +172,7 @@ function shapeBit(sets: number, pairs: number): number {
  * arrangement can use).
  */
 function buildRankTables(ranks: number, chows: boolean): RankTables {
-  const nKeys = POW5[ranks]!;
+  const nKeys = keySpace(ranks);
   const cover = new Uint16Array(nKeys);
   markArrangements(ranks, chows, cover);
   const win = new Uint8Array(nKeys).fill(INCOMPLETE);
@@ -187,13 +188,13 @@ function markArrangements(ranks: number, chows: boolean, cover: Uint16Array): vo
   const blocks = chows ? 2 * ranks - 2 : ranks; // pungs 0…ranks−1, then chows by lowest rank
   const visit = (from: number, sets: number, key: number): void => {
     cover[key]! |= shapeBit(sets, 0);
-    for (let p = 0; p < ranks; p++) if (count[p]! <= 2) cover[key + 2 * POW5[p]!]! |= shapeBit(sets, 1);
+    for (let p = 0; p < ranks; p++) if (count[p]! <= 2) cover[key + 2 * RANK_UNIT[p]!]! |= shapeBit(sets, 1);
     if (sets === MAX_SETS) return;
     for (let b = from; b < blocks; b++) {
       if (b < ranks) {
         if (count[b]! > 1) continue;
         count[b]! += 3;
-        visit(b, sets + 1, key + 3 * POW5[b]!);
+        visit(b, sets + 1, key + 3 * RANK_UNIT[b]!);
         count[b]! -= 3;
       } else {
         const r = b - ranks;
@@ -201,7 +202,7 @@ function markArrangements(ranks: number, chows: boolean, cover: Uint16Array): vo
         count[r]!++;
         count[r + 1]!++;
         count[r + 2]!++;
-        visit(b, sets + 1, key + POW5[r]! + POW5[r + 1]! + POW5[r + 2]!);
+        visit(b, sets + 1, key + RANK_UNIT[r]! + RANK_UNIT[r + 1]! + RANK_UNIT[r + 2]!);
         count[r]!--;
         count[r + 1]!--;
         count[r + 2]!--;
@@ -228,8 +229,8 @@ function closeDownwards(ranks: number, cover: Uint16Array, win: Uint8Array, wait
     if (complete) win[k] = pairs + 4 * sets;
     for (let r = 0; r < ranks; r++) {
       if (d[r] === 0) continue;
-      cover[k - POW5[r]!]! |= m;
-      if (complete) wait[k - POW5[r]!]! |= 1 << (r + 1);
+      cover[k - RANK_UNIT[r]!]! |= m;
+      if (complete) wait[k - RANK_UNIT[r]!]! |= 1 << (r + 1);
     }
   }
   // needPairs: a suit of 3t+1 tiles becomes sets + pair (others need 0 pairs); 3t+2 → sets (1).
@@ -362,7 +363,7 @@ function deficiencyProfiles(ranks: number, cover: Uint16Array) {
     let best = -1;
     for (let r = 0; r < ranks; r++) {
       if (d[r] === 0) continue;
-      const p = profile[k - POW5[r]!]!;
+      const p = profile[k - RANK_UNIT[r]!]!;
       if (best < 0 || best === p) best = p;
       else {
         const id = meetMemo[best * MAX_PROFILES + p]!;
