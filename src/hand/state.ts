@@ -1,98 +1,253 @@
 /**
- * HandState: a player's concealed tiles with the four suit keys kept up to date, so the engine
- * and bots can ask "complete?", "waits?", "shanten?" on every draw and discard by table reads
- * alone, and try a discard or a draw by mutate-and-restore on the keys.
+ * HandState: the hand kernel. One object per hand (a seat at the table, a bot's own hand, the
+ * scorer's scratch hand) holding the concealed tiles with their four suit keys (keys.ts) and
+ * the bookkeeping the referee reads on every turn (kinds held, kinds held four times), kept up
+ * to date on every `add`/`remove`. Every question asked of a hand is answered here by table
+ * reads (tables.ts via analysis.ts): complete?, complete with one more tile?, waits, shanten
+ * (as it is, less a tile, after a discard, a draw or a meld) and the improving tiles.
+ *
+ * Fixed-size typed arrays, no allocation on the hot paths (`waits()` returns a new array;
+ * `waitMasks` is its allocation-free twin). Queries that try a tile mutate the keys and restore
+ * them, so they leave the state exactly as found.
  */
 import { KINDS, tileName, type Tile } from '../core/tiles.js';
+import { KEY_INDEX, KEY_UNIT, RANK_UNIT, readKeys } from './keys.js';
 import {
+  badCounts,
   bindTables,
+  checkMelds,
+  honorProfileOf,
   masksToTiles,
+  pairProfileOf,
   shantenFromKeys,
-  suitKeys,
+  shantenFromTriple,
+  suitProfileOf,
+  tripleProfileOf,
   waitMasksFromKeys,
   winTarget,
 } from './analysis.js';
 
-/** Suit index of each kind: 0 m, 1 p, 2 s, 3 honours. */
-const SUIT = new Uint8Array(KINDS);
-/** 5^(rank − 1) of each kind: its weight in the suit key. */
-const UNIT = new Int32Array(KINDS);
-for (let t = 0; t < KINDS; t++) {
-  SUIT[t] = t < 27 ? (t / 9) | 0 : 3;
-  UNIT[t] = 5 ** (t < 27 ? t % 9 : t - 27);
-}
+/**
+ * Per-decision memo of `acceptanceAfterDiscard` counts by (discard's suit, its profile after the
+ * discard), shared by every HandState: an entry is valid only for the prepared state whose
+ * stamp it carries, and stamps never repeat (a Number counts far past any run's decisions).
+ */
+const MEMO = new Int32Array(4 * 256);
+const MEMO_S = new Int8Array(4 * 256);
+const MEMO_STAMP = new Float64Array(4 * 256).fill(-1);
+/** Scratch of `prepare`: list entry of each (suit, profile), by the same stamps. */
+const SEEN_STAMP = new Float64Array(4 * 256).fill(-1);
+const SEEN_AT = new Uint8Array(4 * 256);
+let stampCounter = 0;
+
+const NO_U8 = new Uint8Array(0);
+
+/** Scratch keys for validating a load before anything changes. */
+const READ = new Int32Array(4);
 
 /**
  * The concealed part of one hand plus the number of sets laid down (`melds`, 0–5).
  *
  * Invariants: `counts` (34 entries, 0–4 each) holds the concealed tiles, `keys` their suit
- * keys (m, p, s, honours), `tiles` their number (at most 17 − 3·melds). Change them only
- * through `add`, `remove` and `setMelds`. The `*After*` queries mutate and restore, so they
- * leave the state exactly as found.
+ * keys, `tiles` their number (at most 17 − 3·melds), `held` and `fours` the kinds held and
+ * held four times. Change them only through `load`, `clear`, `add`, `remove` and `setMelds`
+ * (and `setUnseen` for the unseen copies).
  */
 export class HandState {
+  // Typed-array fields start as a Uint8Array even where the constructor replaces them: V8 then
+  // knows the field's type in optimized code (a field first set to undefined loses that).
   /** Concealed tile counts by kind (read-only for callers). */
-  readonly counts: Uint8Array = new Uint8Array(KINDS);
-  /** Suit keys: Σ count·5^(rank−1) for m, p, s and honours (read-only for callers). */
+  readonly counts: Uint8Array = NO_U8;
+  /** Suit keys (keys.ts): m, p, s, honours (read-only for callers). */
   readonly keys: Int32Array = new Int32Array(4);
-  /** Number of concealed tiles. */
+  /** Number of concealed tiles (read-only for callers). */
   tiles = 0;
-  /** Sets laid down (exposed sets and concealed kongs), 0–5. */
+  /** Sets laid down (exposed sets and concealed kongs), 0–5 (read-only: change with `setMelds`). */
   melds = 0;
+  /**
+   * Kinds held, as bitmasks: `held[0]` bit t for kinds 0–31, `held[1]` bits 0–1 for kinds
+   * 32–33 (`held[t >> 5] & (1 << (t & 31))`); walking the set bits lists the held kinds in
+   * ascending order (read-only for callers).
+   */
+  get held(): Int32Array {
+    if (this.heldStale) this.countHeld();
+    return this.heldBits;
+  }
+  /** Number of kinds held four times (read-only for callers). */
+  get fours(): number {
+    if (this.heldStale) this.countHeld();
+    return this.fourKinds;
+  }
+  /**
+   * Copies of each kind the player has not seen, its own hand counting as seen (so at most
+   * 4 − counts[t]): what the improving-tile counts weigh each kind by. Set by `setUnseen`;
+   * until then (and after `setUnseen()`) 4 − counts[t] as the hand stands when asked
+   * (read-only for callers).
+   */
+  readonly unseen: Uint8Array = new Uint8Array(KINDS);
+
+  private readonly heldBits = new Int32Array(2);
+  private fourKinds = 0;
+  /**
+   * `heldBits` and `fourKinds` are to be recounted from `counts` (after `load`, which is on
+   * the bots' per-decision path and often never needs them; `add` and `remove` keep them).
+   */
+  private heldStale = false;
+  /** `unseen` is 4 − counts, refilled when read for a changed hand (no `setUnseen` in force). */
+  private ownUnseen = true;
+  private unseenVersion = -1;
   /** Σ of the suits' `win` entries that means complete (depends on melds). */
   private target = winTarget(0);
+  /** Most concealed tiles: 17 − 3·melds. */
+  private max = 17;
   /** Scratch for wait masks. */
   private readonly masks = new Uint16Array(4);
-  private readonly win: Uint8Array;
-  private readonly honorWin: Uint8Array;
+  private readonly win: Uint8Array = NO_U8;
+  private readonly honorWin: Uint8Array = NO_U8;
 
-  /** A state holding `counts` (34 entries, default empty) with `melds` sets laid down. */
-  constructor(counts?: ArrayLike<number>, melds = 0) {
+  /**
+   * A hand holding `counts` (34 entries, each 0–4; default empty) with `melds` sets laid down.
+   * With `storage` (a 34-entry Uint8Array, e.g. a seat's slice of a table-wide array) the
+   * counts live there: `counts` is then `storage`, and with no `counts` given it starts from
+   * what `storage` holds. Throws RangeError on bad counts, melds or tile count.
+   */
+  constructor(counts?: ArrayLike<number>, melds = 0, storage?: Uint8Array) {
     const t = bindTables();
     this.win = t.suit.win;
     this.honorWin = t.honor.win;
-    this.setMelds(melds);
-    if (counts !== undefined) this.setCounts(counts);
-  }
-
-  /** Replace the concealed tiles with `counts` (34 entries, each 0–4). */
-  setCounts(counts: ArrayLike<number>): void {
-    const keys = suitKeys(counts); // validates every entry
-    let n = 0;
-    for (let t = 0; t < KINDS; t++) n += counts[t]!;
-    if (n > 17 - 3 * this.melds) {
-      throw new RangeError(`hand: ${n} concealed tiles with ${this.melds} melds; at most ${17 - 3 * this.melds}`);
+    if (storage !== undefined && !(storage instanceof Uint8Array && storage.length === KINDS)) {
+      throw new RangeError(`storage: expected a ${KINDS}-entry Uint8Array`);
     }
-    for (let t = 0; t < KINDS; t++) this.counts[t] = counts[t]!;
-    this.keys.set(keys);
-    this.tiles = n;
+    this.counts = storage ?? new Uint8Array(KINDS);
+    this.load(counts ?? this.counts, melds);
   }
 
-  /** Set the number of sets laid down (0–5); call after moving tiles into a meld. */
+  // ───────────────────────── changing the hand ─────────────────────────
+
+  /**
+   * Replace the hand with `counts` (34 entries, each 0–4) and `melds` sets laid down (0–5).
+   * Throws RangeError (leaving the state unchanged) on bad counts, melds or more than
+   * 17 − 3·melds tiles. The unseen copies are kept.
+   */
+  load(counts: ArrayLike<number>, melds: number): this {
+    const n = readKeys(counts, READ);
+    if (n < 0) throw badCounts(counts);
+    if (melds >>> 0 !== melds || melds > 5) checkMelds(melds);
+    if (n > 17 - 3 * melds) throw new RangeError(`hand: ${n} concealed tiles with ${melds} melds; at most ${17 - 3 * melds}`);
+    const c = this.counts;
+    if (counts !== c) c.set(counts);
+    const k = this.keys;
+    k[0] = READ[0]!;
+    k[1] = READ[1]!;
+    k[2] = READ[2]!;
+    k[3] = READ[3]!;
+    this.tiles = n;
+    this.melds = melds;
+    this.target = winTarget(melds);
+    this.max = 17 - 3 * melds;
+    this.heldStale = true;
+    this.version++;
+    return this;
+  }
+
+  /** Recount `heldBits` and `fourKinds` from the counts, branch-free: (x + 255) >> 8 is 1 for x = 1…4, (x + 4) >> 3 for x = 4. */
+  private countHeld(): void {
+    const c = this.counts;
+    let low = 0;
+    let fours = 0;
+    for (let t = 0; t < 32; t++) {
+      const x = c[t]!;
+      low |= ((x + 255) >> 8) << t;
+      fours += (x + 4) >> 3;
+    }
+    const x32 = c[32]!;
+    const x33 = c[33]!;
+    this.heldBits[0] = low;
+    this.heldBits[1] = ((x32 + 255) >> 8) | (((x33 + 255) >> 8) << 1);
+    this.fourKinds = fours + ((x32 + 4) >> 3) + ((x33 + 4) >> 3);
+    this.heldStale = false;
+  }
+
+  /** Empty the hand and set `melds` (default 0). The unseen copies are kept. */
+  clear(melds = 0): this {
+    if (melds >>> 0 !== melds || melds > 5) checkMelds(melds);
+    this.counts.fill(0);
+    this.keys.fill(0);
+    this.heldBits.fill(0);
+    this.tiles = 0;
+    this.fourKinds = 0;
+    this.heldStale = false;
+    this.melds = melds;
+    this.target = winTarget(melds);
+    this.max = 17 - 3 * melds;
+    this.version++;
+    return this;
+  }
+
+  /** Replace the concealed tiles with `counts` (34 entries, each 0–4), keeping `melds`. */
+  setCounts(counts: ArrayLike<number>): void {
+    this.load(counts, this.melds);
+  }
+
+  /**
+   * Set the number of sets laid down (0–5). When tiles move into a meld, `remove` them first:
+   * the hand may never hold more than 17 − 3·melds tiles (a refused change leaves the state as
+   * it was).
+   */
   setMelds(melds: number): void {
-    if (!(Number.isInteger(melds) && melds >= 0 && melds <= 5)) throw new RangeError(`melds = ${melds}: must be an integer 0–5`);
+    if (melds >>> 0 !== melds || melds > 5) checkMelds(melds);
     if (this.tiles > 17 - 3 * melds) {
       throw new RangeError(`hand: ${this.tiles} concealed tiles with ${melds} melds; at most ${17 - 3 * melds}`);
     }
     this.melds = melds;
     this.target = winTarget(melds);
+    this.max = 17 - 3 * melds;
+    this.version++;
   }
 
   /** Add one tile (a draw or a claimed discard). Throws on a fifth copy or a full hand. */
   add(t: Tile): void {
-    if (!(this.counts[t]! < 4) || this.tiles >= 17 - 3 * this.melds) this.refuse('add', t);
-    this.counts[t]!++;
-    this.keys[SUIT[t]!]! += UNIT[t]!;
+    const c = this.counts[t]!;
+    if (!(c < 4) || this.tiles >= this.max) this.refuse('add', t);
+    this.counts[t] = c + 1;
+    if (c === 0) this.heldBits[t >> 5]! |= 1 << (t & 31);
+    else if (c === 3) this.fourKinds++;
+    this.keys[KEY_INDEX[t]!]! += KEY_UNIT[t]!;
     this.tiles++;
+    this.version++;
   }
 
-  /** Remove one tile (a discard or a tile moved into a meld). Throws if none is held. */
-  remove(t: Tile): void {
-    if (!(this.counts[t]! > 0)) this.refuse('remove', t);
-    this.counts[t]!--;
-    this.keys[SUIT[t]!]! -= UNIT[t]!;
-    this.tiles--;
+  /** Remove `n` copies (default 1) of tile `t` (a discard, or tiles moved into a meld). Throws if fewer are held. */
+  remove(t: Tile, n = 1): void {
+    const c = this.counts[t]!;
+    if (!(c >= n && n >= 1 && (n | 0) === n)) this.refuse('remove', t);
+    this.counts[t] = c - n;
+    if (c === 4) this.fourKinds--;
+    if (c === n) this.heldBits[t >> 5]! &= ~(1 << (t & 31));
+    this.keys[KEY_INDEX[t]!]! -= n * KEY_UNIT[t]!;
+    this.tiles -= n;
+    this.version++;
   }
+
+  /**
+   * Set the unseen copies of each kind (34 entries, each at most 4 − counts[t]: the hand's own
+   * copies are seen), which `acceptance` and `acceptanceAfterDiscard` weigh each improving kind
+   * by; they are kept across hand changes, so update them as the hand changes. With no argument,
+   * go back to the default: 4 − counts[t] as the hand stands when asked.
+   */
+  setUnseen(unseen?: ArrayLike<number>): void {
+    if (unseen === undefined) this.ownUnseen = true;
+    else {
+      if (unseen.length !== KINDS) throw new RangeError(`unseen: expected ${KINDS} entries, got ${unseen.length}`);
+      this.unseen.set(unseen);
+      this.ownUnseen = false;
+    }
+    // The hand is unchanged: profiles prepared for it stay valid, the near-kinds list does not.
+    if (this.profVersion === this.version) this.profVersion++;
+    this.version++;
+  }
+
+  // ───────────────────────── complete and waits ─────────────────────────
 
   /** Is the concealed part complete (17 − 3·melds tiles as sets + a pair)? Four array reads. */
   isWinning(): boolean {
@@ -100,16 +255,46 @@ export class HandState {
     return this.win[k[0]!]! + this.win[k[1]!]! + this.win[k[2]!]! + this.honorWin[k[3]!]! === this.target;
   }
 
-  /** Would adding tile `t` complete the hand (e.g. a discard to claim)? The state is unchanged. */
+  /** Would adding tile `t` complete the hand (a draw, or a discard to claim)? False when four are held. */
   winsWith(t: Tile): boolean {
-    if (!(this.counts[t]! < 4)) return this.counts[t] === 4 ? false : this.refuse('winsWith', t);
+    const c = this.counts[t]!;
+    if (!(c < 4)) return c === 4 ? false : this.refuse('winsWith', t);
     const k = this.keys;
-    const s = SUIT[t]!;
-    k[s]! += UNIT[t]!;
+    const s = KEY_INDEX[t]!;
+    k[s]! += KEY_UNIT[t]!;
     const win = this.isWinning();
-    k[s]! -= UNIT[t]!;
+    k[s]! -= KEY_UNIT[t]!;
     return win;
   }
+
+  /**
+   * Wait masks of the 16 − 3·melds tile hand: this hand, or, with `minus`, this 17 − 3·melds
+   * hand less one `minus`. Bit r of `out[s]` (s = 0 m, 1 p, 2 s, 3 honours) is set when tile
+   * s·9 + r completes it; kinds whose four copies are all in that hand are never set (copies in
+   * melds or elsewhere are the caller's to drop). Returns how many bits are set.
+   */
+  waitMasks(out: Uint16Array = this.masks, minus: Tile = -1): number {
+    const k = this.keys;
+    if (minus < 0) {
+      if (this.tiles !== this.max - 1) this.wrongSize('waits', this.max - 1);
+      return waitMasksFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, out);
+    }
+    if (!(this.counts[minus]! > 0)) this.refuse('waits less', minus);
+    if (this.tiles !== this.max) this.wrongSize('waits less a tile', this.max);
+    const s = KEY_INDEX[minus]!;
+    k[s]! -= KEY_UNIT[minus]!;
+    const n = waitMasksFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, out);
+    k[s]! += KEY_UNIT[minus]!;
+    return n;
+  }
+
+  /** `waitMasks` as tile ids, ascending (a new array). */
+  waits(minus: Tile = -1): Tile[] {
+    const found = this.waitMasks(this.masks, minus);
+    return found === 0 ? [] : masksToTiles(this.masks, found);
+  }
+
+  // ───────────────────────── shanten ─────────────────────────
 
   /** Shanten of the concealed part (16 − 3·melds or 17 − 3·melds tiles): −1 complete, 0 ready. */
   shanten(): number {
@@ -117,73 +302,347 @@ export class HandState {
     return shantenFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, this.tiles, this.melds);
   }
 
-  /** Shanten after discarding `t` from a hand of 17 − 3·melds tiles. The state is unchanged. */
-  shantenAfterDiscard(t: Tile): number {
-    if (!(this.counts[t]! > 0)) this.refuse('discard', t);
+  /**
+   * Shanten of this hand less one `t` (−1: the hand itself), straight from the keys: for one
+   * question per state, e.g. the 16-state of a 17-state hand. `shantenAfterDiscard` gives the
+   * same value faster when many tiles of one state are tried.
+   */
+  shantenLess(t: Tile): number {
+    if (t < 0) return this.shanten();
+    if (!(this.counts[t]! > 0)) this.refuse('shantenLess', t);
     const k = this.keys;
-    const s = SUIT[t]!;
-    k[s]! -= UNIT[t]!;
+    const s = KEY_INDEX[t]!;
+    k[s]! -= KEY_UNIT[t]!;
     const sh = shantenFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, this.tiles - 1, this.melds);
-    k[s]! += UNIT[t]!;
+    k[s]! += KEY_UNIT[t]!;
     return sh;
   }
 
-  /** Shanten after drawing `t` into a hand of 16 − 3·melds tiles. The state is unchanged. */
+  /**
+   * Shanten after discarding one `t` (the same value as `shantenLess(t)`). The first call per
+   * state combines the other suits' profiles (about one `shanten()`); each call is then one
+   * profile read and two table reads, since only t's suit changes.
+   */
+  shantenAfterDiscard(t: Tile): number {
+    if (!(this.counts[t]! > 0)) this.refuse('discard', t);
+    const i = KEY_INDEX[t]!;
+    return this.suitShanten(i, this.keys[i]! - KEY_UNIT[t]!, this.tiles - 1, this.melds);
+  }
+
+  /** Shanten after drawing `t` (into a hand of 16 − 3·melds tiles). */
   shantenAfterDraw(t: Tile): number {
     if (!(this.counts[t]! < 4)) this.refuse('draw', t);
     const k = this.keys;
-    const s = SUIT[t]!;
-    k[s]! += UNIT[t]!;
+    const s = KEY_INDEX[t]!;
+    k[s]! += KEY_UNIT[t]!;
     const sh = shantenFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, this.tiles + 1, this.melds);
-    k[s]! -= UNIT[t]!;
+    k[s]! -= KEY_UNIT[t]!;
     return sh;
   }
 
-  /** Waits of a hand of 16 − 3·melds tiles, ascending (kinds held four times excluded). */
-  waits(): Tile[] {
-    if (this.tiles !== 16 - 3 * this.melds) this.wrongSize('waits', 16 - 3 * this.melds);
-    const k = this.keys;
-    const found = waitMasksFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, this.masks);
-    return found === 0 ? [] : masksToTiles(this.masks, found);
+  /**
+   * Shanten once `n` copies of `t` and one `u` (−1: none) leave the hand into a new meld
+   * (melds + 1): a claimed pung is (t, 2), a claimed kong (t, 3), a concealed kong (t, 4), a
+   * chow the two hand tiles (a, 1, b). Uses the same per-state profiles as `shantenAfterDiscard`.
+   */
+  shantenAfterMeld(t: Tile, n: number, u: Tile = -1): number {
+    const c = this.counts;
+    if (!(c[t]! >= n + (u === t ? 1 : 0) && n >= 1 && (n | 0) === n)) this.refuse('meld', t);
+    if (u >= 0 && !(c[u]! > 0)) this.refuse('meld', u);
+    if (this.melds >= 5) throw new RangeError(`meld: hand already has ${this.melds} melds`);
+    const i = KEY_INDEX[t]!;
+    const tiles = this.tiles - n - (u >= 0 ? 1 : 0);
+    let key = this.keys[i]! - n * KEY_UNIT[t]!;
+    if (u >= 0) {
+      if (KEY_INDEX[u] !== i) {
+        const k = this.keys;
+        k[i] = key;
+        k[KEY_INDEX[u]!]! -= KEY_UNIT[u]!;
+        const sh = shantenFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, tiles, this.melds + 1);
+        k[KEY_INDEX[u]!]! += KEY_UNIT[u]!;
+        k[i]! += n * KEY_UNIT[t]!;
+        return sh;
+      }
+      key -= KEY_UNIT[u]!;
+    }
+    return this.suitShanten(i, key, tiles, this.melds + 1);
   }
 
   /**
-   * Number of wait kinds (0 = not ready) of a hand of 16 − 3·melds tiles, without building an
-   * array; `out`, if given, receives the per-suit masks (bit r of out[s] = tile s·9 + r).
+   * Shanten of this hand with key `i`'s value replaced by `key` (`tiles` concealed tiles,
+   * `melds` sets laid down): the other suits' profiles are combined once per state.
    */
-  waitCount(out: Uint16Array = this.masks): number {
-    if (this.tiles !== 16 - 3 * this.melds) this.wrongSize('waitCount', 16 - 3 * this.melds);
-    const k = this.keys;
-    return waitMasksFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, out);
+  private suitShanten(i: number, key: number, tiles: number, melds: number): number {
+    if (this.profVersion !== this.version) this.prepareProfiles();
+    if (i === 3) return shantenFromTriple(this.abc, honorProfileOf(key), tiles, melds);
+    return shantenFromTriple(tripleProfileOf(this.restPair[i]!, suitProfileOf(key)), this.prof[3]!, tiles, melds);
   }
 
+  // ───────────────────────── improving tiles ─────────────────────────
+
   /**
-   * Tiles that lower the shanten of a hand of 16 − 3·melds tiles when drawn (the "acceptance"
-   * greedy bots break ties on), weighted by `unseen[t]` copies (default: 4 − copies held).
-   * Returns the total number of such copies.
+   * Copies that lower the shanten of this 16 − 3·melds tile hand when drawn: the sum of
+   * `unseen[t]` over the kinds t whose draw improves it.
    */
-  acceptance(unseen?: ArrayLike<number>): number {
-    if (this.tiles !== 16 - 3 * this.melds) this.wrongSize('acceptance', 16 - 3 * this.melds);
+  acceptance(): number {
+    if (this.tiles !== this.max - 1) this.wrongSize('acceptance', this.max - 1);
     const base = this.shanten();
-    const k = this.keys;
+    if (base === 0) return this.waitCopies(-1);
+    if (this.prepVersion !== this.version) this.prepare();
+    const P = this.prof;
+    const R = this.restPair;
+    const J = this.listJ;
+    const A = this.listA;
+    const N = this.listLeft;
+    const tiles = this.tiles + 1;
+    const m = this.melds;
     let total = 0;
-    for (let t = 0; t < KINDS; t++) {
-      const held = this.counts[t]!;
-      if (held >= 4) continue;
-      const copies = unseen === undefined ? 4 - held : unseen[t]!;
-      if (copies <= 0) continue;
-      const s = SUIT[t]!;
-      k[s]! += UNIT[t]!;
-      const sh = shantenFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, this.tiles + 1, this.melds);
-      k[s]! -= UNIT[t]!;
-      if (sh < base) total += copies;
+    for (let x = 0; x < this.listN; x++) {
+      const j = J[x]!;
+      const sh = j === 3 ? shantenFromTriple(this.abc, A[x]!, tiles, m) : shantenFromTriple(tripleProfileOf(R[j]!, A[x]!), P[3]!, tiles, m);
+      total += N[x]! & ((sh - base) >> 31);
     }
     return total;
   }
 
-  /** A copy (same tiles and melds) that can be changed independently. */
+  /**
+   * Improving tiles after discarding `t` from this 17 − 3·melds tile hand: over the kinds u
+   * whose draw brings the shanten below `after` (the shanten after the discard; computed when
+   * omitted), the sum of `unseen[u]` (the discarded copy counts as seen: it is in the river).
+   *
+   * Shanten depends on the keys only through each suit's profile id, and a discard and a draw
+   * change at most two suits. So per state the four profiles and the profile of each suit with
+   * one near kind added are read once (`prepare`); and the count over the drawn kinds outside
+   * the discard's suit depends only on (that suit, its profile after the discard, `after`): it
+   * is memoised, so discards that leave their suit in the same profile share it. Drawing a kind
+   * neither held nor (in a number suit) within two ranks of a held one never lowers shanten, so
+   * only those near kinds are tried.
+   */
+  acceptanceAfterDiscard(t: Tile, after: number = this.shantenAfterDiscard(t)): number {
+    const c = this.counts;
+    if (!(c[t]! > 0)) this.refuse('discard', t);
+    if (this.tiles !== this.max) this.wrongSize('acceptanceAfterDiscard', this.max);
+    const s = after;
+    // Ready after the discard: the improving tiles are the waits (one table walk).
+    if (s === 0) return this.waitCopies(t);
+    if (this.prepVersion !== this.version) this.prepare();
+    const k = this.keys;
+    const avail = this.avail;
+    const P = this.prof;
+    const R = this.restPair;
+    const ti = KEY_INDEX[t]!;
+    const ki = k[ti]! - KEY_UNIT[t]!;
+    const q = ti === 3 ? honorProfileOf(ki) : suitProfileOf(ki);
+    const tiles = this.tiles;
+    const m = this.melds;
+    const slot = ti * 256 + q;
+    let total = 0;
+    if (MEMO_STAMP[slot] === this.prepStamp && MEMO_S[slot] === s) total = MEMO[slot]!;
+    else {
+      // Drawn kinds in the other suits (listed by prepare()): the other two suits are combined
+      // first, so each list entry costs one or two table reads.
+      const W = this.withQ;
+      let abcQ = 0;
+      if (ti === 3) {
+        W[0] = R[0]!;
+        W[1] = R[1]!;
+        W[2] = R[2]!;
+      } else {
+        const o1 = ti === 0 ? 1 : 0;
+        const o2 = ti === 2 ? 1 : 2;
+        W[o1] = pairProfileOf(P[o2]!, q);
+        W[o2] = pairProfileOf(P[o1]!, q);
+        abcQ = tripleProfileOf(R[ti]!, q);
+      }
+      const h = ti === 3 ? q : P[3]!;
+      const J = this.listJ;
+      const A = this.listA;
+      const N = this.listLeft;
+      const end = this.listN;
+      for (let x = 0; x < end; x++) {
+        const j = J[x]!;
+        if (j === ti) continue;
+        const a = A[x]!;
+        const sh = j === 3 ? shantenFromTriple(abcQ, a, tiles, m) : shantenFromTriple(tripleProfileOf(W[j]!, a), h, tiles, m);
+        // Branch-free: whether a draw improves the hand is unpredictable. (sh − s) >> 31 is −1 when sh < s.
+        total += N[x]! & ((sh - s) >> 31);
+      }
+      MEMO[slot] = total;
+      MEMO_S[slot] = s;
+      MEMO_STAMP[slot] = this.prepStamp;
+    }
+    // Drawn kinds in the discard's own suit: those near what the suit still holds (a held
+    // kind or, in a number suit, a neighbour within two), as a rank bitmask, then the far ones.
+    const from = ti * 9;
+    const r = t - from;
+    const suitHeld = this.suitHeld[ti]!;
+    const held = c[t] === 1 ? suitHeld & ~(1 << r) : suitHeld;
+    const nearMask = nearRanks(held, ti);
+    let far = this.suitFar[ti]!;
+    let farLeft = this.farLeft[ti]!;
+    if (held !== suitHeld) {
+      // Ranks near only the discarded tile are far now (their copies were counted by prepare()).
+      const nowFar = ~(nearMask | far) & (ti === 3 ? 0x7f : 0x1ff);
+      for (let bits = nowFar; bits !== 0; bits &= bits - 1) farLeft += avail[from + 31 - Math.clz32(bits & -bits)]!;
+      far |= nowFar;
+    }
+    if (farLeft !== 0) {
+      const sh = this.suitShanten(ti, ki + RANK_UNIT[31 - Math.clz32(far & -far)]!, tiles, m);
+      total += farLeft & ((sh - s) >> 31);
+    }
+    for (let bits = nearMask; bits !== 0; bits &= bits - 1) {
+      const rank = 31 - Math.clz32(bits & -bits);
+      const u = from + rank;
+      const left = avail[u]!;
+      if (left === 0) continue;
+      const sh = this.suitShanten(ti, ki + RANK_UNIT[rank]!, tiles, m);
+      total += left & ((sh - s) >> 31);
+    }
+    return total;
+  }
+
+  /** Unseen copies over the waits of this hand (less one `minus`, −1: none). */
+  private waitCopies(minus: Tile): number {
+    const M = this.masks;
+    this.waitMasks(M, minus);
+    const U = this.currentUnseen();
+    let total = 0;
+    for (let i = 0; i < 4; i++) {
+      for (let bits = M[i]!; bits !== 0; bits &= bits - 1) total += U[i * 9 + 31 - Math.clz32(bits & -bits)]!;
+    }
+    return total;
+  }
+
+  /** `unseen`, refilled as 4 − counts first if no `setUnseen` is in force and the hand changed. */
+  private currentUnseen(): Uint8Array {
+    const U = this.unseen;
+    if (this.ownUnseen && this.unseenVersion !== this.version) {
+      const c = this.counts;
+      for (let t = 0; t < KINDS; t++) U[t] = 4 - c[t]!;
+      this.unseenVersion = this.version;
+    }
+    return U;
+  }
+
+  /**
+   * Per-state setup of the improving-tile counts: the profiles (`prepareProfiles`), each suit's
+   * held and far ranks, and the list of drawable kinds with the profile of their suit once drawn
+   * (`listDraw`).
+   */
+  private prepare(): void {
+    if (this.profVersion !== this.version) this.prepareProfiles();
+    const stamp = ++stampCounter;
+    const c = this.counts;
+    const U = this.currentUnseen();
+    const avail = this.avail;
+    const H = this.suitHeld;
+    const held = this.held;
+    const low = held[0]!;
+    H[0] = low & 0x1ff;
+    H[1] = (low >>> 9) & 0x1ff;
+    H[2] = (low >>> 18) & 0x1ff;
+    H[3] = ((low >>> 27) | (held[1]! << 5)) & 0x7f;
+    this.listN = 0;
+    // Per suit, the kinds near the hand (held, or within two ranks of a held number) from the
+    // held-ranks masks, in ascending order, then the far ones.
+    for (let j = 0; j < 4; j++) {
+      const nearMask = nearRanks(H[j]!, j);
+      for (let bits = nearMask; bits !== 0; bits &= bits - 1) {
+        const r = 31 - Math.clz32(bits & -bits);
+        const u = j * 9 + r;
+        // A kind held four times has no unseen copy; zeroing it here also keeps its key in
+        // range should a caller's `unseen` say otherwise. (c − 4) >> 31 is −1 for c < 4, 0 for 4.
+        const left = U[u]! & ((c[u]! - 4) >> 31);
+        avail[u] = left;
+        if (left !== 0) this.listDraw(j, r, left, stamp);
+      }
+      // The far kinds (held by no one in reach: count 0) all give the suit one profile once
+      // drawn (a far tile shares no block with the suit's tiles; test/hand/kernel.test.ts checks
+      // it on every key), so they make one entry, the lowest far rank standing for them all.
+      const far = ~nearMask & (j === 3 ? 0x7f : 0x1ff);
+      let farLeft = 0;
+      for (let bits = far; bits !== 0; bits &= bits - 1) farLeft += U[j * 9 + 31 - Math.clz32(bits & -bits)]!;
+      this.suitFar[j] = far;
+      this.farLeft[j] = farLeft;
+      if (farLeft !== 0) this.listDraw(j, 31 - Math.clz32(far & -far), farLeft, stamp);
+    }
+    this.prepStamp = stamp;
+    this.prepVersion = this.version;
+  }
+
+  /**
+   * Add `left` copies of rank r + 1 of suit j to the list entry of the profile the suit gets
+   * with it drawn (kinds whose draw gives their suit the same profile give the same shanten).
+   */
+  private listDraw(j: number, r: number, left: number, stamp: number): void {
+    const kk = this.keys[j]! + RANK_UNIT[r]!;
+    const a = j === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
+    const slot = j * 256 + a;
+    if (SEEN_STAMP[slot] === stamp) {
+      this.listLeft[SEEN_AT[slot]!]! += left;
+      return;
+    }
+    const n = this.listN++;
+    SEEN_STAMP[slot] = stamp;
+    SEEN_AT[slot] = n;
+    this.listLeft[n] = left;
+    this.listJ[n] = j;
+    this.listA[n] = a;
+  }
+
+  /** Per-state: the suits' profiles and their combinations. */
+  private prepareProfiles(): void {
+    const k = this.keys;
+    const P = this.prof;
+    const R = this.restPair;
+    P[0] = suitProfileOf(k[0]!);
+    P[1] = suitProfileOf(k[1]!);
+    P[2] = suitProfileOf(k[2]!);
+    P[3] = honorProfileOf(k[3]!);
+    R[0] = pairProfileOf(P[1]!, P[2]!);
+    R[1] = pairProfileOf(P[0]!, P[2]!);
+    R[2] = pairProfileOf(P[0]!, P[1]!);
+    this.abc = tripleProfileOf(R[2]!, P[2]!);
+    this.profVersion = this.version;
+  }
+
+  /** Bumped by every change (hand or unseen copies): the per-state caches below carry the version they were made for. */
+  private version = 0;
+  private profVersion = -1;
+  private prepVersion = -1;
+  /** Stamp of the last `prepare` (unique in the process): memo entries carrying it are this state's. */
+  private prepStamp = -1;
+  /** Profile ids of the suits (m, p, s, honours). */
+  private readonly prof = new Uint16Array(4);
+  /** For number suit i: the other two number suits combined. */
+  private readonly restPair = new Uint16Array(3);
+  /** The three number suits combined. */
+  private abc = 0;
+  /** Scratch: for number suit j, the other number suit combined with the discard's suit. */
+  private readonly withQ = new Uint16Array(3);
+  /** Near, drawable kinds grouped by (suit, profile of the suit with it drawn): copies, suit, profile. */
+  private readonly listLeft = new Uint8Array(KINDS);
+  private readonly listJ = new Uint8Array(KINDS);
+  private readonly listA = new Uint16Array(KINDS);
+  private listN = 0;
+  /**
+   * Unseen copies of the kinds near the hand as of the last `prepare` (other entries are stale):
+   * the discard's own suit after a discard holds no kind that was not near before it.
+   */
+  private readonly avail = new Uint8Array(KINDS);
+  /** Per suit, as of the last `prepare`: the far ranks (`nearRanks` of none) and their unseen copies. */
+  private readonly suitFar = new Uint16Array(4);
+  private readonly farLeft = new Int32Array(4);
+  /** Bit r of suit i: the hand holds rank r + 1 of it (as of the last `prepare`). */
+  private readonly suitHeld = new Uint16Array(4);
+
+  // ───────────────────────── misc ─────────────────────────
+
+  /** A copy (same tiles, melds and unseen copies, own storage) that can be changed independently. */
   clone(): HandState {
-    return new HandState(this.counts, this.melds);
+    const h = new HandState(this.counts, this.melds);
+    if (!this.ownUnseen) h.setUnseen(this.unseen);
+    return h;
   }
 
   private wrongSize(op: string, want: number): never {
@@ -197,4 +656,12 @@ export class HandState {
     }
     throw new RangeError(`${op} ${tileName(t)}: hand holds ${this.counts[t]} of it`);
   }
+}
+
+/**
+ * Ranks of suit `j` (3: honours) a drawn tile can share a block with, given the held ranks:
+ * held ones and, in a number suit, those within two ranks of one (chows span three ranks).
+ */
+function nearRanks(held: number, j: number): number {
+  return j === 3 ? held : (held | (held << 1) | (held << 2) | (held >> 1) | (held >> 2)) & 0x1ff;
 }

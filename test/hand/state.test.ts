@@ -1,7 +1,8 @@
 /**
- * HandState: kept keys stay equal to keys recomputed from scratch through random draws and
- * discards; its queries agree with the count-array functions (checked against the oracle in
- * agreement.test.ts); mutate-and-restore queries leave the state untouched.
+ * HandState bookkeeping: kept keys, held kinds and fours stay equal to what the counts say
+ * through random draws, discards and melds; its queries agree with the count-array functions
+ * (checked against the oracle in agreement.test.ts and kernel.test.ts); mutate-and-restore
+ * queries leave the state untouched; counts can live in a caller's storage.
  */
 import { describe, expect, it } from 'vitest';
 import { genHands, rngFor } from '../../bench/hands.js';
@@ -10,7 +11,22 @@ import { HandState, isWinningHand, shanten, suitKeys, waits } from '../../src/ha
 import { oracleShanten } from '../../src/hand/oracle.js';
 
 function snapshot(s: HandState): string {
-  return `${[...s.counts].join('')}|${[...s.keys].join(',')}|${s.tiles}|${s.melds}`;
+  return `${[...s.counts].join('')}|${[...s.keys].join(',')}|${s.tiles}|${s.melds}|${[...s.held].join(',')}|${s.fours}`;
+}
+
+/** Held bitmasks and fours as the counts say. */
+function heldOf(c: Uint8Array): string {
+  let low = 0;
+  let high = 0;
+  let fours = 0;
+  for (let t = 0; t < 34; t++) {
+    if (c[t]! > 0) {
+      if (t < 32) low |= 1 << t;
+      else high |= 1 << (t - 32);
+    }
+    if (c[t] === 4) fours++;
+  }
+  return `${low},${high}|${fours}`;
 }
 
 describe('HandState', () => {
@@ -26,6 +42,7 @@ describe('HandState', () => {
       for (let step = 0; step < 100; step++) {
         s.add(take());
         expect([...s.keys]).toEqual(suitKeys(s.counts));
+        expect(`${[...s.held].join(',')}|${s.fours}`).toBe(heldOf(s.counts));
         expect(s.isWinning()).toBe(isWinningHand(s.counts, melds));
         expect(s.shanten()).toBe(shanten(s.counts, melds));
         const held = [...s.counts.keys()].filter((t) => s.counts[t]! > 0);
@@ -34,8 +51,9 @@ describe('HandState', () => {
         wall.push(out);
         expect(s.tiles).toBe(16 - 3 * melds);
         expect([...s.keys]).toEqual(suitKeys(s.counts));
+        expect(`${[...s.held].join(',')}|${s.fours}`).toBe(heldOf(s.counts));
         expect(s.waits()).toEqual(waits(s.counts, melds));
-        expect(s.waitCount()).toBe(waits(s.counts, melds).length);
+        expect(s.waitMasks()).toBe(waits(s.counts, melds).length);
       }
     }
   });
@@ -44,6 +62,7 @@ describe('HandState', () => {
     for (const h of genHands('test/hand state queries', 'oneFromComplete17', 60)) {
       const s = new HandState(h.counts, h.melds);
       const before = snapshot(s);
+      for (let t = 0; t < 34; t++) if (h.counts[t]! > 0) s.acceptanceAfterDiscard(t);
       for (let t = 0; t < 34; t++) {
         if (h.counts[t] === 0) continue;
         const c = h.counts.slice();
@@ -78,7 +97,8 @@ describe('HandState', () => {
         }
       }
       expect(s.acceptance()).toBe(copies);
-      expect(s.acceptance(new Uint8Array(34).fill(1))).toBe(kinds); // one unseen copy of each kind
+      s.setUnseen(Uint8Array.from(h.counts, (c) => (c < 4 ? 1 : 0))); // one unseen copy of each kind not held four times
+      expect(s.acceptance()).toBe(kinds);
     }
     // 123m456m789m123p5z waits only on 5z: a ready hand improves only by winning (−1 < 0);
     // three 5z are unseen by default, one if the caller says so.
@@ -86,8 +106,26 @@ describe('HandState', () => {
     const unseen = new Uint8Array(34);
     unseen[parseTile('5z')] = 1;
     expect(ready.acceptance()).toBe(3);
-    expect(ready.acceptance(unseen)).toBe(1);
+    ready.setUnseen(unseen);
+    expect(ready.acceptance()).toBe(1);
+    ready.setUnseen();
+    expect(ready.acceptance()).toBe(3);
     expect(ready.shantenAfterDraw(parseTile('5z'))).toBe(-1);
+  });
+
+  it('keeps its counts in a caller's storage when given one, and reads what it holds', () => {
+    const table = new Uint8Array(4 * 34);
+    const seat = table.subarray(34, 68);
+    seat.set(tileCounts('123m456m789m123p5z'));
+    const s = new HandState(undefined, 1, seat);
+    expect(s.counts).toBe(seat);
+    expect(s.waits()).toEqual([parseTile('5z')]);
+    s.add(parseTile('5z'));
+    expect(table[34 + parseTile('5z')]).toBe(2);
+    expect(s.isWinning()).toBe(true);
+    s.clear(0);
+    expect(table.every((c) => c === 0)).toBe(true);
+    expect(() => new HandState(undefined, 0, new Uint8Array(33))).toThrow(/storage: expected a 34-entry Uint8Array/);
   });
 
   it('refuses impossible changes with a one-line reason', () => {
@@ -105,5 +143,9 @@ describe('HandState', () => {
     expect(flush.isWinning()).toBe(true);
     expect(() => flush.waits()).toThrow(/waits: hand holds 17 concealed tiles with 0 melds; expected 16/);
     expect(() => flush.acceptance()).toThrow(/acceptance: hand holds 17/);
+    expect(() => flush.remove(parseTile('1m'), 4)).toThrow(/remove 1m: hand holds 3 of it/);
+    expect(() => flush.shantenAfterMeld(parseTile('1m'), 4)).toThrow(/meld 1m: hand holds 3 of it/);
+    expect(() => flush.load(new Uint8Array(34).fill(5), 0)).toThrow(/counts\[0\] = 5/);
+    expect(flush.isWinning()).toBe(true); // a refused load leaves the state as it was
   });
 });
