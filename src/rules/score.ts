@@ -9,7 +9,7 @@
  */
 import { FLOWER_BASE, KINDS, type Tile } from '../core/tiles.js';
 import { readings, type Reading } from '../hand/readings.js';
-import { forEachWait } from './complete.js';
+import { HandState } from '../hand/state.js';
 import { PATTERN_CHECKS, type HandFacts, type Placement, type ReadingFacts } from './patterns.js';
 import type { Profile } from './profiles.js';
 import { PATTERN_IDS, type PatternId, type ScoreResult, type WinFacts } from './types.js';
@@ -143,6 +143,17 @@ function suitBit(t: Tile): number {
   return t < 27 ? 1 << ((t / 9) | 0) : 8;
 }
 
+/**
+ * The waits of a 16-tile hand (RULES.md "Waits"): the kinds that complete `hand`, leaving out
+ * a kind the player holds all four of in hand and melds together (`held`, 34 counts).
+ */
+export function handWaits(hand: HandState, held: ArrayLike<number>): Tile[] {
+  return hand.waits().filter((t) => held[t]! < 4);
+}
+
+/** The scorer's hand kernel (made on first use; scoring is synchronous and never re-entered). */
+let scorerHand: HandState | undefined;
+
 /** Reused count buffers of prepare (valid until the next call). */
 const COUNTS17 = new Uint8Array(KINDS);
 const HELD = new Uint8Array(KINDS);
@@ -164,11 +175,14 @@ function prepare(facts: WinFacts): Prepared | null {
   const held = HELD;
   let total = 0;
   for (let t = 0; t < KINDS; t++) {
-    counts17[t] = concealed[t]!;
-    held[t] = concealed[t]!;
-    total += concealed[t]!;
+    const c = concealed[t]!;
+    if (!(c >= 0 && c <= 4 && Number.isInteger(c))) return null; // not a hand: at most four of a kind
+    counts17[t] = c;
+    held[t] = c;
+    total += c;
   }
   if (total + 1 !== 17 - 3 * laid) return null;
+  const waitHand = (scorerHand ??= new HandState()).load(counts17, laid);
   counts17[win]!++;
   let suitBits = 0;
   const honourPung = [false, false, false, false, false, false, false];
@@ -198,7 +212,7 @@ function prepare(facts: WinFacts): Prepared | null {
   const hand: HandFacts = {
     input: facts,
     claimed: melds.length,
-    waits: forEachWait(concealed, held),
+    waits: handWaits(waitHand, held).length,
     suits: (suitBits & 1) + ((suitBits >> 1) & 1) + ((suitBits >> 2) & 1),
     honours: (suitBits & 8) !== 0,
     honourPung,
