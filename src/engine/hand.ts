@@ -3,6 +3,7 @@
  * data in, plain data out; the same inputs always give the same HandResult.
  */
 import { aleaNext, botStates, type Rng } from '../core/rng.js';
+import { shellQuote } from '../core/shell.js';
 import { WIND_LETTERS } from '../rules/types.js';
 import { formatAction, type Action } from './actions.js';
 import { makeChecker } from './check.js';
@@ -117,9 +118,8 @@ export function replayCommand(
   input: Pick<HandInput, 'seed' | 'handKey' | 'dealer' | 'round' | 'streak' | 'botNames'> & { readonly rules: { readonly name: string } },
 ): string {
   const names = input.botNames ?? ['?', '?', '?', '?'];
-  const q = (x: string) => (/^[\w.,/:@+-]+$/.test(x) ? x : `'${x.replace(/'/g, `'\\''`)}'`);
   return (
-    `tw16 replay --seed ${q(input.seed)} --hand ${input.handKey} --rules ${q(input.rules.name)} --bots ${q(names.join(','))}` +
+    `tw16 replay --seed ${shellQuote(input.seed)} --hand ${input.handKey} --rules ${shellQuote(input.rules.name)} --bots ${shellQuote(names.join(','))}` +
     ` --dealer ${input.dealer} --round ${WIND_LETTERS[input.round]} --streak ${input.streak}`
   );
 }
