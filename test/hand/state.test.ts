@@ -113,7 +113,7 @@ describe('HandState', () => {
     expect(ready.shantenAfterDraw(parseTile('5z'))).toBe(-1);
   });
 
-  it('keeps its counts in a caller's storage when given one, and reads what it holds', () => {
+  it("keeps its counts in a caller's storage when given one, and reads what it holds", () => {
     const table = new Uint8Array(4 * 34);
     const seat = table.subarray(34, 68);
     seat.set(tileCounts('123m456m789m123p5z'));
