@@ -35,12 +35,30 @@ import {
 const MEMO = new Int32Array(4 * 256);
 const MEMO_S = new Int8Array(4 * 256);
 const MEMO_STAMP = new Float64Array(4 * 256).fill(-1);
+/** 1 where a best arrangement of the hand after the discard may hold a set of drawn tiles alone. */
+const MEMO_SET_DRAWN = new Uint8Array(4 * 256);
 /** Scratch of `prepare`: list entry of each (suit, profile), by the same stamps. */
 const SEEN_STAMP = new Float64Array(4 * 256).fill(-1);
 const SEEN_AT = new Uint8Array(4 * 256);
 let stampCounter = 0;
 
 const NO_U8 = new Uint8Array(0);
+
+/**
+ * The profile a suit gets when one far tile (no held tile within two ranks; honours: not held)
+ * is drawn into it, by the suit's profile id (−1: not yet read): a function of the profile alone
+ * (test/hand/kernel.test.ts checks every key), read from the tables on first need. Number suits
+ * at 0…255, honours at 256…511.
+ */
+const FAR_PROFILE = new Int16Array(512).fill(-1);
+
+/** `FAR_PROFILE` of suit `j` (3: honours) with profile `p`, reading key `key` (of profile p) plus one far tile `unit` on first need. */
+function farProfileOf(j: number, p: number, key: number, unit: number): number {
+  const slot = j === 3 ? 256 + p : p;
+  let f = FAR_PROFILE[slot]!;
+  if (f < 0) FAR_PROFILE[slot] = f = j === 3 ? honorProfileOf(key + unit) : suitProfileOf(key + unit);
+  return f;
+}
 
 /** Scratch keys for validating a load before anything changes. */
 const READ = new Int32Array(4);
@@ -379,6 +397,17 @@ export class HandState {
   }
 
   // ───────────────────────── improving tiles ─────────────────────────
+  //
+  // Kinds a draw could help are of two sorts. Near kinds (held, or within two ranks of a held
+  // number) are tried one by one, grouped by the profile their suit gets once drawn. Far kinds
+  // (the rest) share no block with the hand's tiles, and all far kinds of a suit give it one
+  // profile, a function of the suit's profile (test/hand/kernel.test.ts checks both on every
+  // key). A far tile can lower the shanten only if some best arrangement of the hand holds a
+  // block made of drawn tiles alone: a set (then one set fewer leaves as many tiles missing: the
+  // shanten with one more meld is exactly 3 lower) or a pair (then every tile left out is of a
+  // kind held four times: a tile of any other kind could pair instead). Both tests are a table
+  // read or a count, so far kinds cost nothing unless one holds, which is rare (1111788889999s
+  // with a meld is one: any tile not held makes it ready, since the 1s cannot pair).
 
   /**
    * Copies that lower the shanten of this 16 − 3·melds tile hand when drawn: the sum of
@@ -402,6 +431,16 @@ export class HandState {
       const sh = j === 3 ? shantenFromTriple(this.abc, A[x]!, tiles, m) : shantenFromTriple(tripleProfileOf(R[j]!, A[x]!), P[3]!, tiles, m);
       total += N[x]! & ((sh - base) >> 31);
     }
+    if (this.prepFours > 0 || (m < 5 && shantenFromTriple(this.abc, P[3]!, tiles - 1, m + 1) === base - 3)) {
+      if (this.farVersion !== this.version) this.prepareFar();
+      for (let j = 0; j < 4; j++) {
+        const left = this.farLeft[j]!;
+        if (left === 0) continue;
+        const f = this.farProf[j]!;
+        const sh = j === 3 ? shantenFromTriple(this.abc, f, tiles, m) : shantenFromTriple(tripleProfileOf(R[j]!, f), P[3]!, tiles, m);
+        total += left & ((sh - base) >> 31);
+      }
+    }
     return total;
   }
 
@@ -414,9 +453,7 @@ export class HandState {
    * change at most two suits. So per state the four profiles and the profile of each suit with
    * one near kind added are read once (`prepare`); and the count over the drawn kinds outside
    * the discard's suit depends only on (that suit, its profile after the discard, `after`): it
-   * is memoised, so discards that leave their suit in the same profile share it. Drawing a kind
-   * neither held nor (in a number suit) within two ranks of a held one never lowers shanten, so
-   * only those near kinds are tried.
+   * is memoised, so discards that leave their suit in the same profile share it.
    */
   acceptanceAfterDiscard(t: Tile, after: number = this.shantenAfterDiscard(t)): number {
     const c = this.counts;
@@ -439,10 +476,10 @@ export class HandState {
     let total = 0;
     if (MEMO_STAMP[slot] === this.prepStamp && MEMO_S[slot] === s) total = MEMO[slot]!;
     else {
-      // Drawn kinds in the other suits (listed by prepare()): the other two suits are combined
-      // first, so each list entry costs one or two table reads.
+      // Drawn near kinds in the other suits (listed by prepare()): the other two suits are
+      // combined first, so each list entry costs one or two table reads.
       const W = this.withQ;
-      let abcQ = 0;
+      let abcQ = this.abc;
       if (ti === 3) {
         W[0] = R[0]!;
         W[1] = R[1]!;
@@ -470,32 +507,68 @@ export class HandState {
       MEMO[slot] = total;
       MEMO_S[slot] = s;
       MEMO_STAMP[slot] = this.prepStamp;
+      // A far tile could help by filling a set of drawn tiles alone (see above).
+      MEMO_SET_DRAWN[slot] = m < 5 && shantenFromTriple(abcQ, h, tiles - 1, m + 1) === s - 3 ? 1 : 0;
     }
     // Drawn kinds in the discard's own suit: those near what the suit still holds (a held
-    // kind or, in a number suit, a neighbour within two), as a rank bitmask, then the far ones.
+    // kind or, in a number suit, a neighbour within two), as a rank bitmask.
     const from = ti * 9;
     const r = t - from;
     const suitHeld = this.suitHeld[ti]!;
     const held = c[t] === 1 ? suitHeld & ~(1 << r) : suitHeld;
     const nearMask = nearRanks(held, ti);
-    let far = this.suitFar[ti]!;
-    let farLeft = this.farLeft[ti]!;
-    if (held !== suitHeld) {
-      // Ranks near only the discarded tile are far now (their copies were counted by prepare()).
-      const nowFar = ~(nearMask | far) & (ti === 3 ? 0x7f : 0x1ff);
-      for (let bits = nowFar; bits !== 0; bits &= bits - 1) farLeft += avail[from + 31 - Math.clz32(bits & -bits)]!;
-      far |= nowFar;
-    }
-    if (farLeft !== 0) {
-      const sh = this.suitShanten(ti, ki + RANK_UNIT[31 - Math.clz32(far & -far)]!, tiles, m);
-      total += farLeft & ((sh - s) >> 31);
-    }
     for (let bits = nearMask; bits !== 0; bits &= bits - 1) {
       const rank = 31 - Math.clz32(bits & -bits);
-      const u = from + rank;
-      const left = avail[u]!;
+      const left = avail[from + rank]!;
       if (left === 0) continue;
-      const sh = this.suitShanten(ti, ki + RANK_UNIT[rank]!, tiles, m);
+      const kk = ki + RANK_UNIT[rank]!;
+      const sh =
+        ti === 3
+          ? shantenFromTriple(this.abc, honorProfileOf(kk), tiles, m)
+          : shantenFromTriple(tripleProfileOf(R[ti]!, suitProfileOf(kk)), P[3]!, tiles, m);
+      total += left & ((sh - s) >> 31);
+    }
+    if ((MEMO_SET_DRAWN[slot]! | (this.prepFours - (c[t] === 4 ? 1 : 0))) !== 0) total += this.farAfterDiscard(t, q, nearMask, s);
+    return total;
+  }
+
+  /**
+   * The far kinds' share of `acceptanceAfterDiscard(t)` (`q`: the profile of t's suit after the
+   * discard, `nearMask` its near ranks then, `s` the shanten then). Rarely needed, so plain.
+   */
+  private farAfterDiscard(t: Tile, q: number, nearMask: number, s: number): number {
+    if (this.farVersion !== this.version) this.prepareFar();
+    const P = this.prof;
+    const R = this.restPair;
+    const ti = KEY_INDEX[t]!;
+    const tiles = this.tiles;
+    const m = this.melds;
+    // Other suits: as in the memoised loop, with each suit's far profile.
+    const abcQ = ti === 3 ? this.abc : tripleProfileOf(R[ti]!, q);
+    const h = ti === 3 ? q : P[3]!;
+    let total = 0;
+    for (let j = 0; j < 4; j++) {
+      const left = this.farLeft[j]!;
+      if (j === ti || left === 0) continue;
+      const f = this.farProf[j]!;
+      let sh: number;
+      if (j === 3) sh = shantenFromTriple(abcQ, f, tiles, m);
+      else {
+        const other = 3 - j - (ti === 3 ? 0 : ti); // the number suit that is neither j nor ti (ti a number suit)
+        const w = ti === 3 ? R[j]! : pairProfileOf(P[other]!, q);
+        sh = shantenFromTriple(tripleProfileOf(w, f), h, tiles, m);
+      }
+      total += left & ((sh - s) >> 31);
+    }
+    // Own suit: its far ranks once t is gone (those near t alone join them).
+    const from = ti * 9;
+    const far = ~nearMask & (ti === 3 ? 0x7f : 0x1ff);
+    let left = 0;
+    for (let bits = far; bits !== 0; bits &= bits - 1) left += this.unseen[from + 31 - Math.clz32(bits & -bits)]!;
+    if (left !== 0) {
+      const ki = this.keys[ti]! - KEY_UNIT[t]!;
+      const f = farProfileOf(ti, q, ki, RANK_UNIT[31 - Math.clz32(far & -far)]!);
+      const sh = ti === 3 ? shantenFromTriple(this.abc, f, tiles, m) : shantenFromTriple(tripleProfileOf(R[ti]!, f), P[3]!, tiles, m);
       total += left & ((sh - s) >> 31);
     }
     return total;
@@ -526,48 +599,63 @@ export class HandState {
 
   /**
    * Per-state setup of the improving-tile counts: the profiles (`prepareProfiles`), each suit's
-   * held and far ranks, and the list of drawable kinds with the profile of their suit once drawn
-   * (`listDraw`).
+   * held ranks, and the list of near kinds with the profile of their suit once drawn.
    */
   private prepare(): void {
     if (this.profVersion !== this.version) this.prepareProfiles();
     const stamp = ++stampCounter;
     const c = this.counts;
-    const U = this.currentUnseen();
-    const avail = this.avail;
+    let U = this.currentUnseen();
     const H = this.suitHeld;
-    const held = this.held;
-    const low = held[0]!;
-    H[0] = low & 0x1ff;
-    H[1] = (low >>> 9) & 0x1ff;
-    H[2] = (low >>> 18) & 0x1ff;
-    H[3] = ((low >>> 27) | (held[1]! << 5)) & 0x7f;
-    this.listN = 0;
-    // Per suit, the kinds near the hand (held, or within two ranks of a held number) from the
-    // held-ranks masks, in ascending order, then the far ones.
+    // Held ranks per suit and the kinds held four times, branch-free: (x + 255) >> 8 is 1 for
+    // x = 1…4, (x + 4) >> 3 is 1 for x = 4. (Straight from the counts: after a `load` the held
+    // bitmasks are not counted yet, and the bots' path never needs them.)
+    let fours = 0;
     for (let j = 0; j < 4; j++) {
-      const nearMask = nearRanks(H[j]!, j);
-      for (let bits = nearMask; bits !== 0; bits &= bits - 1) {
+      const o = j * 9;
+      const ranks = j === 3 ? 7 : 9;
+      let m = 0;
+      for (let r = 0; r < ranks; r++) {
+        const x = c[o + r]!;
+        m |= ((x + 255) >> 8) << r;
+        fours += (x + 4) >> 3;
+      }
+      H[j] = m;
+    }
+    this.prepFours = fours;
+    if (fours !== 0) {
+      // A kind held four times has no unseen copy; zeroing it in a copy also keeps its key in
+      // range should a caller's `unseen` say otherwise. (c − 4) >> 31 is −1 for c < 4, 0 for 4.
+      const A = this.availCopy;
+      for (let t = 0; t < KINDS; t++) A[t] = U[t]! & ((c[t]! - 4) >> 31);
+      U = A;
+    }
+    this.avail = U;
+    this.listN = 0;
+    // Per suit, the near kinds from the held-ranks masks, in ascending order.
+    for (let j = 0; j < 4; j++) {
+      for (let bits = nearRanks(H[j]!, j); bits !== 0; bits &= bits - 1) {
         const r = 31 - Math.clz32(bits & -bits);
-        const u = j * 9 + r;
-        // A kind held four times has no unseen copy; zeroing it here also keeps its key in
-        // range should a caller's `unseen` say otherwise. (c − 4) >> 31 is −1 for c < 4, 0 for 4.
-        const left = U[u]! & ((c[u]! - 4) >> 31);
-        avail[u] = left;
+        const left = U[j * 9 + r]!;
         if (left !== 0) this.listDraw(j, r, left, stamp);
       }
-      // The far kinds (held by no one in reach: count 0) all give the suit one profile once
-      // drawn (a far tile shares no block with the suit's tiles; test/hand/kernel.test.ts checks
-      // it on every key), so they make one entry, the lowest far rank standing for them all.
-      const far = ~nearMask & (j === 3 ? 0x7f : 0x1ff);
-      let farLeft = 0;
-      for (let bits = far; bits !== 0; bits &= bits - 1) farLeft += U[j * 9 + 31 - Math.clz32(bits & -bits)]!;
-      this.suitFar[j] = far;
-      this.farLeft[j] = farLeft;
-      if (farLeft !== 0) this.listDraw(j, 31 - Math.clz32(far & -far), farLeft, stamp);
     }
     this.prepStamp = stamp;
     this.prepVersion = this.version;
+  }
+
+  /** Per-state, when a far tile may help: each suit's far unseen copies and the profile a far tile gives it. */
+  private prepareFar(): void {
+    if (this.prepVersion !== this.version) this.prepare();
+    const U = this.unseen;
+    for (let j = 0; j < 4; j++) {
+      const far = ~nearRanks(this.suitHeld[j]!, j) & (j === 3 ? 0x7f : 0x1ff);
+      let left = 0;
+      for (let bits = far; bits !== 0; bits &= bits - 1) left += U[j * 9 + 31 - Math.clz32(bits & -bits)]!;
+      this.farLeft[j] = left;
+      if (left !== 0) this.farProf[j] = farProfileOf(j, this.prof[j]!, this.keys[j]!, RANK_UNIT[31 - Math.clz32(far & -far)]!);
+    }
+    this.farVersion = this.version;
   }
 
   /**
@@ -625,14 +713,15 @@ export class HandState {
   private readonly listJ = new Uint8Array(KINDS);
   private readonly listA = new Uint16Array(KINDS);
   private listN = 0;
-  /**
-   * Unseen copies of the kinds near the hand as of the last `prepare` (other entries are stale):
-   * the discard's own suit after a discard holds no kind that was not near before it.
-   */
-  private readonly avail = new Uint8Array(KINDS);
-  /** Per suit, as of the last `prepare`: the far ranks (`nearRanks` of none) and their unseen copies. */
-  private readonly suitFar = new Uint16Array(4);
+  /** The unseen copies as of the last `prepare`: `unseen`, or `availCopy` when a kind is held four times. */
+  private avail: Uint8Array = NO_U8;
+  private readonly availCopy = new Uint8Array(KINDS);
+  /** Per suit, as of the last `prepareFar`: the far kinds' unseen copies and the profile a far tile gives it. */
+  private farVersion = -1;
   private readonly farLeft = new Int32Array(4);
+  private readonly farProf = new Uint16Array(4);
+  /** Kinds held four times (as of the last `prepare`). */
+  private prepFours = 0;
   /** Bit r of suit i: the hand holds rank r + 1 of it (as of the last `prepare`). */
   private readonly suitHeld = new Uint16Array(4);
 

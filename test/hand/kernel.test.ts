@@ -48,11 +48,12 @@ function handsOf(seed: string, kinds: readonly HandKind[], perKind: number): Gen
 }
 
 describe('HandState improving tiles vs the oracle', () => {
-  it('far kinds of a suit (no held tile within two ranks; honours: not held) all give it one profile once drawn, on every key', () => {
-    // acceptance and acceptanceAfterDiscard count all far kinds of a suit with one lookup.
+  it('far kinds of a suit (no held tile within two ranks; honours: not held) all give it one profile once drawn, a function of its profile, on every key', () => {
+    // acceptance and acceptanceAfterDiscard count all far kinds of a suit with one lookup, memoised by profile.
     const t = handTables();
     for (const [tables, ranks, base] of [[t.suit, 9, 0], [t.honor, 7, 27]] as const) {
       const digits = new Uint8Array(ranks);
+      const byProfile = new Map<number, number>();
       let checked = 0;
       for (let key = 0; key < tables.profile.length; key++) {
         let size = 0;
@@ -72,6 +73,11 @@ describe('HandState improving tiles vs the oracle', () => {
           else if (p !== first) expect.fail(`key ${[...digits].join('')}: far rank ${r + 1} gives profile ${p}, rank of the first ${first}`);
           checked++;
         }
+        if (first < 0) continue;
+        const own = tables.profile[key]!;
+        const seen = byProfile.get(own);
+        if (seen === undefined) byProfile.set(own, first);
+        else if (seen !== first) expect.fail(`key ${[...digits].join('')} (profile ${own}): a far tile gives profile ${first}, another key of that profile ${seen}`);
       }
       expect(checked).toBeGreaterThan(ranks === 9 ? 30_000 : 90_000);
     }
@@ -126,6 +132,57 @@ describe('HandState improving tiles vs the oracle', () => {
     }
     expect(ready).toBeGreaterThan(100); // the waits path
     expect(far).toBeGreaterThan(1000); // the memoised path
+  });
+
+  it('hands rich in kinds held three and four times, where far kinds can improve a hand: every discard', () => {
+    // Such hands are where a tile far from every held one can help (the four-copies limit
+    // leaves kinds that cannot pair or make a set); random hands rarely are.
+    const rng = rngFor('test/hand kernel quads');
+    const h = new HandState();
+    const h16 = new HandState();
+    let far = 0;
+    for (let i = 0; i < 150; i++) {
+      const melds = i % 5;
+      const c = new Uint8Array(KINDS);
+      for (let left = 17 - 3 * melds; left > 0; ) {
+        const t = Math.floor(rng() * KINDS);
+        const n = Math.min(left, 1 + Math.floor(rng() * 4), 4 - c[t]!);
+        c[t]! += n;
+        left -= n;
+      }
+      h.load(c, melds);
+      const unseen = randomUnseen(rng, c);
+      h.setUnseen(unseen);
+      for (let t = 0; t < KINDS; t++) {
+        if (c[t] === 0) continue;
+        const less = c.slice();
+        less[t]!--;
+        const after = oracleShanten(less, melds);
+        const want = oracleImproving(less, melds, after, unseen);
+        expect(h.acceptanceAfterDiscard(t), `${label(c, melds)} discard ${t}`).toBe(want);
+        h16.load(less, melds);
+        h16.setUnseen(unseen);
+        expect(h16.acceptance(), `${label(less, melds)} (16-state)`).toBe(want);
+        // Count the discards where a far kind (none of its suit held within two ranks) improves.
+        const near = (u: number): boolean => {
+          if (u >= 27) return less[u]! > 0;
+          for (let d = -2; d <= 2; d++) {
+            const v = u + d;
+            if (v >= 0 && ((v / 9) | 0) === ((u / 9) | 0) && less[v]! > 0) return true;
+          }
+          return false;
+        };
+        let nearOnly = 0;
+        for (let u = 0; u < KINDS; u++) {
+          if (less[u]! >= 4 || unseen[u] === 0 || !near(u)) continue;
+          less[u]!++;
+          if (oracleShanten(less, melds) < after) nearOnly += unseen[u]!;
+          less[u]!--;
+        }
+        if (nearOnly !== want) far++;
+      }
+    }
+    expect(far).toBeGreaterThan(10);
   });
 
   it('stays exact through changes: caches follow add, remove, load, setMelds and setUnseen', () => {
