@@ -50,7 +50,11 @@ export async function main(argv: string[]): Promise<number> {
     .fail((msg, err) => {
       throw err ?? new UsageError(msg);
     });
-  for (const c of commands) cli = cli.command(c);
+  // Every command's --help ends with the exit codes too.
+  for (const c of commands) {
+    const build = c.builder;
+    cli = cli.command({ ...c, builder: (y: Argv) => (typeof build === 'function' ? (build(y) as Argv) : y.options(build ?? {})).epilogue(HELP_EXIT_CODES) });
+  }
   try {
     await cli.parseAsync();
   } catch (err) {

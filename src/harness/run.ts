@@ -28,7 +28,7 @@ import { replayOf, resolveExperiment, runJob, type Job, type JobResult, type Res
 import { Journal, journalBatches, verifyJournal, type RowCheck, type VerifiedJournal } from './journal.js';
 import { toBatch } from './read.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from './records.js';
-import { commitResult, hasManifest, MANIFEST, openResult, startStaging, STAGING } from './resultdir.js';
+import { commitResult, hasManifest, MANIFEST, openResult, startStaging, STAGING, type Manifest } from './resultdir.js';
 import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, type RunState } from './runstate.js';
 import { summarize, type Summary } from './summary.js';
 import { newHeartbeats, Watchdog, type StuckDecision } from './watchdog.js';
@@ -189,23 +189,24 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
 
   io(dir, 'create directory', () => mkdirSync(dir, { recursive: true }));
   const staging = startStaging(dir);
-  const handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), HAND_COLUMNS, metadata(e, 'hands', profiles));
-  const winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, metadata(e, 'wins', profiles));
-  let handsJ: Journal;
-  let winsJ: Journal;
+  // The final files, written in the staging directory as jobs complete, and the journals.
+  let handsOut: ArrowTableWriter | undefined;
+  let winsOut: ArrowTableWriter | undefined;
+  let handsJ: Journal | undefined;
+  let winsJ: Journal | undefined;
   const dealsAtStart = state?.checkpoint.dealsDone ?? 0;
   let dealsDone = dealsAtStart;
   let checkpoints = state?.checkpoint.n ?? -1;
   let lastCheckpoint = 0;
   const checkpoint = (stopped?: string): void => {
-    const hands = handsJ.mark();
-    const wins = winsJ.mark();
+    const hands = handsJ!.mark();
+    const wins = winsJ!.mark();
     checkpoints++;
     writeRunState(dir, { version: VERSION, experiment: recorded, experimentSha256: expHash, deals: e.deals, bots, checkpoint: { n: checkpoints, dealsDone, hands, wins }, ...(stopped ? { stopped } : {}) });
     lastCheckpoint = performance.now();
   };
   const closeAll = (): void => {
-    for (const c of [() => handsJ?.close(), () => winsJ?.close(), () => handsOut.release(), () => winsOut.release()]) {
+    for (const c of [() => handsJ?.close(), () => winsJ?.close(), () => handsOut?.release(), () => winsOut?.release()]) {
       try {
         c();
       } catch {
@@ -218,15 +219,19 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let hands = 0;
   let failure: JobResult['error'] | undefined;
   try {
+    const hOut = (handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), HAND_COLUMNS, metadata(e, 'hands', profiles)));
+    const wOut = (winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, metadata(e, 'wins', profiles)));
+    let hJ: Journal;
+    let wJ: Journal;
     if (verified) {
-      handsJ = Journal.reopen(path(JOURNALS.hands), HAND_COLUMNS, metadata(e, 'hands', profiles), verified.hands);
-      winsJ = Journal.reopen(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles), verified.wins);
-      for await (const rb of journalBatches(handsJ.path, verified.hands.mark.bytes)) handsOut.append(toBatch(rb, HAND_COLUMNS));
-      for await (const rb of journalBatches(winsJ.path, verified.wins.mark.bytes)) winsOut.append(toBatch(rb, WIN_COLUMNS));
+      hJ = handsJ = Journal.reopen(path(JOURNALS.hands), HAND_COLUMNS, metadata(e, 'hands', profiles), verified.hands);
+      wJ = winsJ = Journal.reopen(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles), verified.wins);
+      for await (const rb of journalBatches(hJ.path, verified.hands.mark.bytes)) hOut.append(toBatch(rb, HAND_COLUMNS));
+      for await (const rb of journalBatches(wJ.path, verified.wins.mark.bytes)) wOut.append(toBatch(rb, WIN_COLUMNS));
     } else {
       for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins]) removeFile(path(f));
-      handsJ = Journal.create(path(JOURNALS.hands), HAND_COLUMNS, metadata(e, 'hands', profiles));
-      winsJ = Journal.create(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles));
+      hJ = handsJ = Journal.create(path(JOURNALS.hands), HAND_COLUMNS, metadata(e, 'hands', profiles));
+      wJ = winsJ = Journal.create(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles));
       checkpoint();
     }
 
@@ -241,10 +246,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
           failure = r.error;
           break;
         }
-        handsJ.append(r.hands);
-        winsJ.append(r.wins);
-        handsOut.append(r.hands);
-        winsOut.append(r.wins);
+        hJ.append(r.hands);
+        wJ.append(r.wins);
+        hOut.append(r.hands);
+        wOut.append(r.wins);
         hands += r.played;
         dealsDone += dealsOf.get(nextToWrite)!;
         dealsOf.delete(nextToWrite);
@@ -288,30 +293,16 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
 
     // Every deal is in the journals: make that durable, then finish.
     checkpoint();
-    if (stopped()) {
-      closeAll();
+    hJ.close();
+    wJ.close();
+    hOut.commit();
+    wOut.commit();
+    const finished = stopped() ? undefined : await finish(dir, staging, opts.report === true, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay });
+    if (!finished) {
       removeTree(staging);
       return { status: 'interrupted', ...outcome };
     }
-    handsJ.close();
-    winsJ.close();
-    handsOut.commit();
-    winsOut.commit();
-    const summary = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'));
-    writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-    if (opts.report) {
-      const report = await import('./report.js'); // vega loads only when a report is written
-      const { md, html } = await report.buildReport(summary, await report.readTaiCounts(join(staging, 'wins.arrow')));
-      writeAtomic(join(staging, 'report.md'), md);
-      writeAtomic(join(staging, 'report.html'), html);
-    }
-    if (stopped()) {
-      removeTree(staging);
-      return { status: 'interrupted', ...outcome };
-    }
-    const manifest = await commitResult(dir, staging, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay });
-    cleanUpRunState(dir);
-    return { status: 'complete', ...outcome, summary, files: [...manifest.files.map((f) => f.name), MANIFEST] };
+    return { status: 'complete', ...outcome, ...finished };
   } catch (err) {
     closeAll();
     try {
@@ -321,6 +312,25 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     }
     throw err;
   }
+}
+
+/**
+ * Finish a run whose data files are complete in `staging`: the summary and reports beside them,
+ * then the commit (manifest last) and the removal of the run state. Undefined when stopped first.
+ */
+async function finish(dir: string, staging: string, report: boolean, stopped: () => boolean, info: Omit<Manifest, 'format' | 'files'>): Promise<{ summary: Summary; files: string[] } | undefined> {
+  const summary = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'));
+  writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  if (report) {
+    const r = await import('./report.js'); // vega loads only when a report is written
+    const { md, html } = await r.buildReport(summary, await r.readTaiCounts(join(staging, 'wins.arrow')));
+    writeAtomic(join(staging, 'report.md'), md);
+    writeAtomic(join(staging, 'report.html'), html);
+  }
+  if (stopped()) return undefined;
+  const manifest = await commitResult(dir, staging, info);
+  cleanUpRunState(dir);
+  return { summary, files: [...manifest.files.map((f) => f.name), MANIFEST] };
 }
 
 /** Remove what an unfinished run keeps (the result is complete). */

@@ -125,6 +125,21 @@ describe('tw16 run', () => {
     expect(tw16(['diff', ref, join(base, 'nonexistent')]).code).toBe(2);
   });
 
+  it('diff prints replay commands that run as printed, with rule files and path-loaded bots', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'house rules.json'), JSON.stringify({ extends: 'p0', name: 'house', tai: { single_wait: 3 } }));
+    writeFileSync(join(dir, 'exp.json'), JSON.stringify({ name: 'h', seed: 'h-1', hands: 30, rules: './house rules.json', bots: [join(ROOT, 'test/fixtures/bots/slow.mjs'), 'random'], seating: 'fixed' }));
+    for (const seed of ['h-1', 'h-2']) expect(tw16(['run', join(dir, 'exp.json'), '--seed', seed, '--workers', '0', '--out', join(dir, seed), '--quiet']).code).toBe(0);
+    const d = tw16(['diff', join(dir, 'h-1'), join(dir, 'h-2'), '--max', '1']);
+    expect(d.code).toBe(1);
+    const cmd = /^ {4}(tw16 replay --seed h-1 .*)$/m.exec(d.stdout)![1]!;
+    expect(cmd).toContain(`--rules '${join(dir, 'house rules.json')}'`);
+    const r = spawnSync('sh', ['-c', cmd.replace(/^tw16 /, `'${process.execPath}' '${BIN}' `)], { cwd: tmpdir(), encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^hand \d+ · seed h-1 · rules house /);
+    expect(r.stdout).toMatch(/^bots: seat 0 \(E\) \S+\/slow\.mjs, seat 1 \(S\) random, /m);
+  });
+
   it('plays every rule arm of a multi-profile experiment', () => {
     const out = join(base, 'multi');
     const r = tw16(['run', join(FIX, 'multi.json'), '--workers', '2', '--out', out, '--quiet']);
