@@ -46,7 +46,7 @@ export const defensive: BotFactory = () => {
       threats.length = 0;
       for (let o = 0; o < 4; o++) if (o !== view.seat && looksReady(view, o)) threats.push(o);
       e.load(view);
-      const fold = threats.length > 0 && e.shanten() >= 2;
+      const fold = threats.length > 0 && e.hand.shanten() >= 2;
       if (view.phase !== 'turn') {
         if (view.phase === 'rob' || fold) return legal[0]!; // pass
         return bestClaim(e, legal, view.offered);

@@ -28,8 +28,8 @@ export function kongOrDiscard(e: HandEval, legal: readonly Action[], best: { sha
     const a = legal[i]!;
     const k = actionKind(a);
     const t = actionTile(a);
-    if (k === ActionKind.CONCEALED_KONG && e.shantenAfter(t, 4, -1, e.melds + 1) <= best.shanten) return a;
-    if (k === ActionKind.ADDED_KONG && e.shantenAfter(t, 1, -1, e.melds) <= best.shanten) return a;
+    if (k === ActionKind.CONCEALED_KONG && e.hand.shantenAfterMeld(t, 4) <= best.shanten) return a;
+    if (k === ActionKind.ADDED_KONG && e.hand.shantenAfterDiscard(t) <= best.shanten) return a;
   }
   return discardAction(legal, best.tile, true);
 }
