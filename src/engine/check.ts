@@ -44,7 +44,7 @@ export function checkTable(table: Table, where = `hand ${table.handKey}`): void 
       count[t]! += k;
       h += k;
     }
-    if (h !== table.handCount[s]) throw new InvariantError(`${where}: seat ${s} hand count ${table.handCount[s]} but holds ${h}`);
+    if (h !== table.hands[s]!.tiles) throw new InvariantError(`${where}: seat ${s} hand count ${table.hands[s]!.tiles} but holds ${h}`);
     for (let f = 0; f < 8; f++) if (table.flowerMask[s]! & (1 << f)) count[FLOWER_BASE + f]!++;
     for (let i = 0; i < table.meldCount[s]!; i++) {
       const k = table.meldKind[s * MELD_MAX + i]!;
@@ -79,8 +79,8 @@ export function checkTable(table: Table, where = `hand ${table.handKey}`): void 
     const m = table.meldCount[s]!;
     const active = table.phase === PHASE_TURN && table.cur === s && !table.drawing;
     const want = (active ? 17 : 16) - 3 * m;
-    if (table.handCount[s] !== want) {
-      throw new InvariantError(`${where}: seat ${s} holds ${table.handCount[s]} concealed tiles with ${m} melds, expected ${want}`);
+    if (table.hands[s]!.tiles !== want) {
+      throw new InvariantError(`${where}: seat ${s} holds ${table.hands[s]!.tiles} concealed tiles with ${m} melds, expected ${want}`);
     }
   }
   if (table.drawable() < 0) throw new InvariantError(`${where}: drawable wall ${table.drawable()} below the reserve`);

@@ -6,7 +6,6 @@
  */
 import { KINDS, type Tile } from '../core/tiles.js';
 import { ActionKind, actionKind, actionTile, action, PASS, type Action } from './actions.js';
-import { completeWithFromKeys } from './analysis.js';
 import { LEGAL_MAX, MELD_CHOW, MELD_KONG, MELD_MAX, MELD_PUNG, PHASE_CLAIM, PHASE_ROB, PHASE_TURN, type Table } from './table.js';
 import { drawFor } from './deal.js';
 import { setupTurn, shanten16 } from './turn.js';
@@ -23,7 +22,7 @@ export function openClaimWindow(tb: Table, d: number, t: Tile): boolean {
     let n = 0;
     L[o + n++] = PASS;
     const h = s * KINDS;
-    if (shanten16(tb, s, -1) <= 0 && completeWithFromKeys(tb.keys, s * 4, t, tb.meldCount[s]!) && (tb.rules.minTai <= 0 || scoreWin(tb, s, t, false, false).tai >= tb.rules.minTai)) {
+    if (shanten16(tb, s, -1) <= 0 && tb.hands[s]!.winsWith(t) && (tb.rules.minTai <= 0 || scoreWin(tb, s, t, false, false).tai >= tb.rules.minTai)) {
       L[o + n++] = action(ActionKind.WIN, t);
     }
     if (!tb.ready[s] && !last) {
@@ -59,7 +58,7 @@ export function openRobWindow(tb: Table, s: number, t: Tile): boolean {
   let w = 0;
   for (let k = 1; k < 4; k++) {
     const o = (s + k) & 3;
-    if (shanten16(tb, o, -1) > 0 || !completeWithFromKeys(tb.keys, o * 4, t, tb.meldCount[o]!)) continue;
+    if (shanten16(tb, o, -1) > 0 || !tb.hands[o]!.winsWith(t)) continue;
     if (tb.rules.minTai > 0 && scoreWin(tb, o, t, false, true).tai < tb.rules.minTai) continue;
     tb.windowSeats[w] = o;
     tb.windowLegal[w * LEGAL_MAX] = PASS;

@@ -26,7 +26,7 @@ import { fillWall, validateWall } from '../core/wall.js';
 import type { Profile } from '../rules/profiles.js';
 import type { Wind } from '../rules/types.js';
 import { ActionKind, actionKind, isAction, type Action } from './actions.js';
-import { keyIndex, keyUnit, prepareAnalysis } from './analysis.js';
+import { HandState } from '../hand/index.js';
 import { checkTable } from './check.js';
 import { deal } from './deal.js';
 import { applyTurn } from './turn.js';
@@ -93,7 +93,6 @@ export class Table {
 
   /** Concealed tiles by seat: `hand[seat * 34 + t]`. */
   readonly hand = new Uint8Array(4 * KINDS);
-  readonly handCount = new Uint8Array(4);
   /** Flowers shown, bitmask per seat (bit f = tile 34 + f). */
   readonly flowerMask = new Uint8Array(4);
   /** Melds by seat: slot `seat * MELD_MAX + i`. */
@@ -110,8 +109,11 @@ export class Table {
   readonly publicSeen = new Uint8Array(KINDS);
   readonly ready = new Uint8Array(4);
 
-  /** Suit keys of each seat's concealed tiles: `keys[seat * 4 + suit]` (m, p, s, honours). */
-  readonly keys = new Int32Array(16);
+  /**
+   * Each seat's hand kernel over its slice of `hand`: suit keys, held kinds and fours kept on
+   * every change, so the referee's questions (complete? waits? shanten?) are table reads.
+   */
+  readonly hands: readonly HandState[] = [0, 1, 2, 3].map((s) => new HandState(undefined, 0, this.hand.subarray(s * KINDS, s * KINDS + KINDS)));
   /**
    * Shanten of each seat's hand before its draw (the 16-state), cached until the hand
    * changes other than by a draw. A hand can win on a tile only if this is 0, and can
@@ -119,13 +121,6 @@ export class Table {
    */
   readonly sh16 = new Int8Array(4);
   readonly sh16Valid = new Uint8Array(4);
-  /**
-   * Kinds each seat holds, as bitmasks kept with the counts: `held[seat * 2]` bits 0–31 for
-   * kinds 0–31, `held[seat * 2 + 1]` bits 0–1 for kinds 32–33. Listing discards walks the
-   * 12–16 set bits instead of scanning 34 counts. `fours[seat]`: kinds held four times.
-   */
-  readonly held = new Int32Array(8);
-  readonly fours = new Uint8Array(4);
 
   phase = PHASE_TURN;
   /** The seat whose turn it is (also the discarder during a claim window, the konger during a rob). */
@@ -177,10 +172,6 @@ export class Table {
   private readonly views: readonly SeatView[] = [0, 1, 2, 3].map((s) => new SeatView(this, s));
 
 
-  constructor() {
-    prepareAnalysis();
-  }
-
   /** Set up and deal a hand (reusing this table's arrays). */
   reset(setup: TableSetup): this {
     this.rules = setup.rules;
@@ -197,18 +188,14 @@ export class Table {
     else fillWall(this.wall, setup.seed, setup.handKey);
     this.front = 0;
     this.end = TOTAL_TILES;
-    this.hand.fill(0);
-    this.handCount.fill(0);
+    for (const h of this.hands) h.clear(0);
     this.flowerMask.fill(0);
     this.meldCount.fill(0);
     this.riverLen.fill(0);
     this.discarded.fill(0);
     this.publicSeen.fill(0);
     this.ready.fill(0);
-    this.keys.fill(0);
     this.sh16Valid.fill(0);
-    this.held.fill(0);
-    this.fours.fill(0);
     this.pendingFlowers.fill(0);
     this.phase = PHASE_TURN;
     this.drawn = -1;
@@ -399,7 +386,7 @@ export class Table {
       if (ArrayBuffer.isView(v)) (mine[key] as Uint8Array).set(v as Uint8Array);
       else mine[key] = v;
     }
-    this.sh16Valid.fill(0);
+    this.loadHands();
     return this;
   }
 
@@ -433,37 +420,37 @@ export class Table {
         arr.set(v as number[]);
       } else mine[key] = key === 'final' ? resultFromData(v as HandResult | null) : v;
     }
+    try {
+      t.loadHands();
+    } catch (err) {
+      throw new RangeError(`table snapshot of hand ${t.handKey}: ${(err as Error).message}`);
+    }
     checkTable(t, `table snapshot of hand ${t.handKey}`);
     return t;
   }
 
   // ───────────────────────── changing the hands (the only writers) ─────────────────────────
 
-  /** The seat's 34 concealed counts (a live subarray). */
+  /** The seat's 34 concealed counts (a live subarray: the seat's kernel's storage). */
   handSlice(s: number): Uint8Array {
-    return this.hand.subarray(s * KINDS, s * KINDS + KINDS);
+    return this.hands[s]!.counts;
+  }
+
+  /** Reload every seat's kernel from `hand` and `meldCount` (after a copy or a restore). */
+  private loadHands(): void {
+    for (let s = 0; s < 4; s++) this.hands[s]!.load(this.hands[s]!.counts, this.meldCount[s]!);
+    this.sh16Valid.fill(0);
   }
 
   /** Take `n` copies of tile `t` out of seat `s`'s concealed hand. */
   removeFromHand(s: number, t: Tile, n: number): void {
-    const i = s * KINDS + t;
-    if (this.hand[i]! < n) throw new Error(`internal: seat ${s} lacks ${n} of tile ${t}`);
-    const c = this.hand[i]!;
-    this.hand[i] = c - n;
-    if (c === 4) this.fours[s]!--;
-    if (c === n) this.held[s * 2 + (t >> 5)]! &= ~(1 << (t & 31));
-    this.handCount[s]! -= n;
-    this.keys[s * 4 + keyIndex(t)]! -= n * keyUnit(t);
+    this.hands[s]!.remove(t, n);
     this.sh16Valid[s] = 0;
   }
 
   /** Put tile `t` into seat `s`'s concealed hand. */
   addToHand(s: number, t: Tile): void {
-    const c = ++this.hand[s * KINDS + t]!;
-    if (c === 1) this.held[s * 2 + (t >> 5)]! |= 1 << (t & 31);
-    else if (c === 4) this.fours[s]!++;
-    this.handCount[s]!++;
-    this.keys[s * 4 + keyIndex(t)]! += keyUnit(t);
+    this.hands[s]!.add(t);
   }
 
   /** Lay down a meld for seat `s` (its tiles already taken out of the hand). */
@@ -472,7 +459,7 @@ export class Table {
     this.meldKind[i] = kind;
     this.meldTile[i] = t;
     this.meldFrom[i] = from;
-    this.meldCount[s]!++;
+    this.hands[s]!.setMelds(++this.meldCount[s]!);
     this.sh16Valid[s] = 0;
   }
 
@@ -504,14 +491,15 @@ export interface TableSnapshot {
 }
 
 /**
- * The fields that make up a position (everything else is a cache or an observer): copied by
- * `copyFrom`, written by `snapshot`, read by `restore`. A new state field goes here.
+ * The fields that make up a position (everything else is a cache, an observer, or the seats'
+ * kernels, reloaded from `hand` and `meldCount`): copied by `copyFrom`, written by `snapshot`,
+ * read by `restore`. A new state field goes here.
  */
 const STATE_FIELDS = [
   'rules', 'seed', 'handKey', 'dealer', 'round', 'streak', 'base', 'perTai', 'reserve',
   'wall', 'front', 'end',
-  'hand', 'handCount', 'flowerMask', 'meldKind', 'meldTile', 'meldFrom', 'meldCount',
-  'river', 'riverLen', 'discarded', 'publicSeen', 'ready', 'keys', 'held', 'fours',
+  'hand', 'flowerMask', 'meldKind', 'meldTile', 'meldFrom', 'meldCount',
+  'river', 'riverLen', 'discarded', 'publicSeen', 'ready',
   'phase', 'cur', 'drawn', 'afterKong', 'heavenly', 'dealerLast', 'afterClaim',
   'offered', 'offeredBy', 'offeredIsLast', 'inFlight',
   'windowSeats', 'windowN', 'windowLeft', 'windowAnswered', 'windowAnswer', 'windowFalse', 'windowLegal', 'windowLegalLen',

@@ -4,9 +4,8 @@
  * automatic self-drawn win) and what each turn action does.
  */
 import { KINDS, type Tile } from '../core/tiles.js';
-import { waits } from '../hand/analysis.js';
+import { waits } from '../hand/index.js';
 import { ActionKind, actionKind, actionTile, action, type Action } from './actions.js';
-import { completeFromKeys, shantenOfKeys, shantenOfKeysLess, waitsFromKeys } from './analysis.js';
 import { MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_MAX, MELD_PUNG, RIVER_MAX, type Table } from './table.js';
 import { IllegalActionError } from './types.js';
 import { drawFor } from './deal.js';
@@ -36,9 +35,11 @@ export function setupTurn(tb: Table): void {
   }
   const discard = ActionKind.DISCARD * 64;
   // The held kinds, lowest first, from the seat's bitmasks (ascending like a scan of the counts).
-  for (let b = tb.held[s * 2]!; b !== 0; b &= b - 1) L[n++] = discard + 31 - Math.clz32(b & -b);
-  for (let b = tb.held[s * 2 + 1]!; b !== 0; b &= b - 1) L[n++] = discard + 63 - Math.clz32(b & -b);
-  const fours = tb.fours[s]!;
+  const hand = tb.hands[s]!;
+  const held = hand.held;
+  for (let b = held[0]!; b !== 0; b &= b - 1) L[n++] = discard + 31 - Math.clz32(b & -b);
+  for (let b = held[1]!; b !== 0; b &= b - 1) L[n++] = discard + 63 - Math.clz32(b & -b);
+  const fours = hand.fours;
   if (tb.rules.readyDeclaration && !tb.ready[s] && (tb.drawn < 0 || shanten16(tb, s, tb.drawn) <= 1)) n = addReadyDiscards(tb, s, n);
   if (!tb.afterClaim && tb.drawable() > 0) {
     if (fours > 0) for (let t = 0; t < KINDS; t++) if (h[o + t] === 4) L[n++] = action(ActionKind.CONCEALED_KONG, t);
@@ -58,7 +59,7 @@ export function selfDrawWinTile(tb: Table, s: number): number {
   // The heavenly hand's winning tile is the dealer's 17th tile as dealt (RULES.md "Heavenly hand").
   const t = tb.heavenly ? tb.dealerLast : tb.drawn;
   if (t < 0) return -1;
-  if (shanten16(tb, s, t) > 0 || !completeFromKeys(tb.keys, s * 4, tb.meldCount[s]!)) return -1;
+  if (shanten16(tb, s, t) > 0 || !tb.hands[s]!.isWinning()) return -1;
   if (tb.rules.minTai > 0 && scoreWin(tb, s, t, true, false).tai < tb.rules.minTai) return -1;
   return t;
 }
@@ -97,7 +98,7 @@ export function waitList(tb: Table, s: number, c: Uint8Array, melds: number, kon
 /** Append READY(t) for every discard t that leaves the hand with at least one wait. */
 export function addReadyDiscards(tb: Table, s: number, n: number): number {
   // No discard can leave a hand ready unless its 17-state shanten is 0 or less (cheap).
-  if (shantenOfKeys(tb.keys, s * 4, tb.handCount[s]!, tb.meldCount[s]!) > 0) return n;
+  if (tb.hands[s]!.shanten() > 0) return n;
   const o = s * KINDS;
   for (let t = 0; t < KINDS; t++) {
     if (tb.hand[o + t] === 0) continue;
@@ -112,7 +113,7 @@ export function addReadyDiscards(tb: Table, s: number, n: number): number {
  */
 export function realWaits(tb: Table, s: number, minus: number): number {
   const m = tb.readyMasks;
-  let k = waitsFromKeys(tb.keys, s * 4, minus, m, 0);
+  let k = tb.hands[s]!.waitMasks(m, minus);
   if (k === 0) return 0;
   const o = s * KINDS;
   for (let i = 0; i < 4; i++) {
@@ -201,7 +202,7 @@ export function addedKong(tb: Table, s: number, t: Tile): void {
 /** The cached 16-state shanten of seat s (`minus`: the tile drawn since, or −1). */
 export function shanten16(tb: Table, s: number, minus: number): number {
   if (tb.sh16Valid[s]) return tb.sh16[s]!;
-  const v = shantenOfKeysLess(tb.keys, s * 4, minus, tb.handCount[s]! - (minus >= 0 ? 1 : 0), tb.meldCount[s]!);
+  const v = tb.hands[s]!.shantenLess(minus);
   tb.sh16[s] = v;
   tb.sh16Valid[s] = 1;
   return v;

@@ -65,7 +65,7 @@ export class SeatView implements View {
     return this.#t.decisionPhase();
   }
   get handSize(): number {
-    return this.#t.handCount[this.seat]!;
+    return this.#t.hands[this.seat]!.tiles;
   }
   get drawn(): number {
     const t = this.#t;
