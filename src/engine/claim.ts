@@ -37,19 +37,26 @@ export function openClaimWindow(tb: Table, d: number, t: Tile): boolean {
         if (r <= 6 && H[h + t + 1]! > 0 && H[h + t + 2]! > 0) L[o + n++] = action(ActionKind.CHOW, t);
       }
     }
-    if (n > 1) {
-      tb.windowSeats[w] = s;
-      tb.windowLegalLen[w] = n;
-      tb.windowAnswer[w] = PASS;
-      tb.windowAnswered[w] = 0;
-      tb.windowFalse[w] = 0;
-      w++;
-    }
+    if (n > 1) addWindowSeat(tb, w++, s, n);
   }
+  return openWindow(tb, w, PHASE_CLAIM);
+}
+
+/** Seat `s` is the window's seat at index `w`, with its `n` legal actions already at `windowLegal[w * LEGAL_MAX…]`. */
+function addWindowSeat(tb: Table, w: number, s: number, n: number): void {
+  tb.windowSeats[w] = s;
+  tb.windowLegalLen[w] = n;
+  tb.windowAnswer[w] = PASS;
+  tb.windowAnswered[w] = 0;
+  tb.windowFalse[w] = 0;
+}
+
+/** Open a window of `w` seats in `phase`; false (nothing opened) when nobody has a choice. */
+function openWindow(tb: Table, w: number, phase: number): boolean {
   if (w === 0) return false;
   tb.windowN = w;
   tb.windowLeft = w;
-  tb.phase = PHASE_CLAIM;
+  tb.phase = phase;
   return true;
 }
 
@@ -60,20 +67,11 @@ export function openRobWindow(tb: Table, s: number, t: Tile): boolean {
     const o = (s + k) & 3;
     if (shanten16(tb, o, -1) > 0 || !tb.hands[o]!.winsWith(t)) continue;
     if (tb.rules.minTai > 0 && scoreWin(tb, o, t, false, true).tai < tb.rules.minTai) continue;
-    tb.windowSeats[w] = o;
     tb.windowLegal[w * LEGAL_MAX] = PASS;
     tb.windowLegal[w * LEGAL_MAX + 1] = action(ActionKind.WIN, t);
-    tb.windowLegalLen[w] = 2;
-    tb.windowAnswer[w] = PASS;
-    tb.windowAnswered[w] = 0;
-    tb.windowFalse[w] = 0;
-    w++;
+    addWindowSeat(tb, w++, o, 2);
   }
-  if (w === 0) return false;
-  tb.windowN = w;
-  tb.windowLeft = w;
-  tb.phase = PHASE_ROB;
-  return true;
+  return openWindow(tb, w, PHASE_ROB);
 }
 
 /**

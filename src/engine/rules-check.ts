@@ -16,20 +16,13 @@ import { buildWall } from '../core/wall.js';
 import { oracleIsWinning, oracleMissing, oracleWaits } from '../hand/oracle.js';
 import { scoreHand, type Meld, type PatternId, type Profile, type WinFacts, type Wind } from '../rules/index.js';
 import { ActionKind, action, actionKind, actionTile, formatAction, isAction, PASS, type Action } from './actions.js';
+import type { TableSetup } from './table.js';
 import { InvariantError, type DecisionPhase, type HandResult, type Outcome, type Step, type Winner } from './types.js';
 
-/** One hand to check: the table's setup (stakes resolved). */
-export interface RulesCheckSetup {
-  readonly rules: Profile;
-  readonly seed: string;
-  readonly handKey: number;
-  readonly dealer: number;
-  readonly round: Wind;
-  readonly streak: number;
+/** One hand to check: the table's setup, stakes resolved (the wall, if not injected, is buildWall(seed, handKey)). */
+export interface RulesCheckSetup extends TableSetup {
   readonly base: number;
   readonly perTai: number;
-  /** An injected wall (144 tiles, draw order); otherwise buildWall(seed, handKey). */
-  readonly wall?: ArrayLike<Tile>;
 }
 
 /** A step that disagrees with RULES.md. `step` is the step's index in the hand (the deal is 0). */
