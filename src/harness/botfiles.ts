@@ -5,7 +5,7 @@
  * records these so that a resume after a bot was edited is refused, not silently mixed.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashFileSync, io } from './files.js';
 import { resolvePath, type Experiment } from './experiment.js';
@@ -54,7 +54,7 @@ function moduleFiles(entry: string): Record<string, string> {
     const text = io(f, 'read', () => readFileSync(f, 'utf8'));
     for (const spec of relativeImports(text)) {
       const t = importTarget(f, spec);
-      if (t && !t.startsWith(OWN_SRC) && !t.split(sep).includes('node_modules')) todo.push(t);
+      if (t && !t.startsWith(OWN_SRC)) todo.push(t);
     }
   }
   return Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
