@@ -309,6 +309,23 @@ describe('runs that cannot or must not start', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('a resume with nothing to resume, a fresh run over an unfinished one, and contradictory flags: exit 2', async () => {
+    const empty = join(base, 'nothing-here');
+    let r = await inProcess(['run', SMALL, '--out', empty, '--resume', '--workers', '0']);
+    expect(r.err).toMatch(/nothing-here: nothing to resume \(no run-state\.json/);
+    expect(r.code).toBe(2);
+    const unfinished = join(base, 'unfinished');
+    expect(tw16(['run', SMALL, '--out', unfinished, '--workers', '0', '--batch', '10'], { fault: { op: 'write', path: 'hands.partial.arrows', nth: 200, action: 'SIGKILL' } }).signal).toBe('SIGKILL');
+    r = await inProcess(['run', SMALL, '--out', unfinished, '--workers', '0']);
+    expect(r.err).toMatch(/unfinished: holds an unfinished run \(run-state\.json\); continue it with --resume, or start over with --force/);
+    expect(r.code).toBe(2);
+    r = await inProcess(['run', SMALL, '--out', unfinished, '--resume', '--force']);
+    expect(r.err).toMatch(/--resume continues .* --force discards it/);
+    r = await inProcess(['run', SMALL, '--out', unfinished, '--decision-timeout', '-1']);
+    expect(r.err).toMatch(/--decision-timeout: expected seconds ≥ 0, got -1/);
+    expect(r.code).toBe(2);
+  });
+
   it('--workers 8 prints no warning', () => {
     const r = tw16(['run', SMALL, '--out', join(base, 'w8'), '--workers', '8', '--quiet']);
     expect(r.stderr).toBe('');
@@ -323,6 +340,11 @@ describe('rescore, diff and report refuse a directory that is not a complete res
     damage(dir);
     return dir;
   };
+  const editManifest = (dir: string, edit: (m: Record<string, any>) => void): void => {
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    edit(m);
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
+  };
   const other = join(base, 'other');
   beforeAll(() => {
     expect(tw16(['run', SMALL, '--out', other, '--workers', '0', '--quiet']).code).toBe(0);
@@ -330,6 +352,8 @@ describe('rescore, diff and report refuse a directory that is not a complete res
   const cases: [string, (dir: string) => void, RegExp][] = [
     ['unfinished (no manifest)', (d) => rmSync(join(d, 'manifest.json')), /not a complete tw16 result: no manifest\.json/],
     ['a corrupt manifest (emptied)', (d) => writeFileSync(join(d, 'manifest.json'), ''), /manifest\.json: corrupt \(not valid JSON/],
+    ['a foreign manifest', (d) => editManifest(d, (m) => (m.format = 'other-tool-2')), /manifest\.json: not a tw16 result manifest/],
+    ['a manifest that leaves out summary.json', (d) => editManifest(d, (m) => (m.files = m.files.filter((f: { name: string }) => f.name !== 'summary.json'))), /manifest\.json: does not list summary\.json/],
     ['corrupt (a flipped byte in wins.arrow)', (d) => {
       const f = join(d, 'wins.arrow');
       const b = readFileSync(f);
