@@ -2,8 +2,8 @@
  * Arrow IPC *file* output (what pyarrow/polars/DuckDB open as `.arrow`), written so that the
  * bytes depend only on the rows: rows are re-chunked into record batches of a fixed row count,
  * whatever the job size or worker count that produced them. Files are written under a
- * temporary name and renamed into place by `commit()`; `close()` without commit leaves a
- * valid file at the temporary name (used on interrupt).
+ * temporary name and renamed into place by `commit()`; `release()` gives up a file after a
+ * failure. The same record-batch encoding feeds the journals of unfinished runs (journal.ts).
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import {
