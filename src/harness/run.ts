@@ -5,8 +5,9 @@
  * and recovery":
  * - progress: each job's rows are appended to the journals (`*.partial.arrows`) when it is
  *   written, and `run-state.json` records a checkpoint (journal bytes, rows, SHA-256) at the
- *   start, at least every CHECKPOINT_MS and when the run stops, so a SIGKILL or a power cut
- *   costs at most the jobs since the last checkpoint; `--resume` verifies everything first;
+ *   start, after a written job once the last checkpoint is CHECKPOINT_MS old, and when the run
+ *   stops, so a SIGKILL or a power cut costs at most the jobs written since the last checkpoint
+ *   and those in flight; `--resume` verifies everything first;
  * - finishing: every file is written into a staging directory, flushed, renamed into place,
  *   and `manifest.json` is written last (resultdir.ts);
  * - output bytes are a pure function of (experiment, seed, code version): rows are written in
@@ -33,7 +34,7 @@ import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, type 
 import { summarize, type Summary } from './summary.js';
 import { newHeartbeats, Watchdog, type StuckDecision } from './watchdog.js';
 
-/** At most this long between checkpoints while jobs complete (ms): what a crash can cost. */
+/** A written job is checkpointed once the last checkpoint is this old (ms): about what a crash can cost. */
 export const CHECKPOINT_MS = 1000;
 /** Default time a bot may take over one decision (ms). */
 export const DEFAULT_DECISION_TIMEOUT_MS = 5000;
