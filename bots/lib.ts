@@ -10,23 +10,21 @@ export class HandEval {
   /** The loaded hand (concealed tiles and melds), and in a turn the copies the seat has not seen. */
   readonly hand = new HandState();
   private readonly unseen = new Uint8Array(KINDS);
+  private view: View | null = null;
+  private unseenFresh = false;
 
   /**
-   * Load the seat's hand from its view, and in a turn (where discards are weighed by their
-   * improving tiles) the copies it has not seen. Filling them here rather than on the first
-   * `ukeire` keeps `view.visible` inlined into this small function instead of being called 34
-   * times from the large `bestDiscard` (greedy bots A/B: about 2.5% of the hand's time).
+   * Load the seat's hand from its view, and in a turn where discards will be weighed by their
+   * improving tiles (not once ready: then only the drawn tile goes) the copies it has not seen.
+   * Filling them here rather than on the first `ukeire` keeps `view.visible` inlined into this
+   * small function instead of called 34 times from the large `bestDiscard` (greedy bots A/B:
+   * about 2.5% of the hand's time; skipping ready seats, 1.7% of its instructions).
    */
   load(view: View): this {
     this.hand.load(view.hand, view.meldCount(view.seat));
-    if (view.phase === 'turn') {
-      const u = this.unseen;
-      for (let t = 0; t < KINDS; t++) {
-        const n = 4 - view.visible(t);
-        u[t] = n > 0 ? n : 0;
-      }
-      this.hand.setUnseen(u);
-    }
+    this.view = view;
+    this.unseenFresh = false;
+    if (view.phase === 'turn' && !view.isReady(view.seat)) this.fillUnseen(view);
     return this;
   }
 
@@ -36,7 +34,19 @@ export class HandEval {
    * draw lowers the shanten below `s`.
    */
   ukeire(t: number, s: number): number {
+    if (!this.unseenFresh) this.fillUnseen(this.view!);
     return this.hand.acceptanceAfterDiscard(t, s);
+  }
+
+  /** Hand the kernel the copies of each kind the view has not seen. */
+  private fillUnseen(view: View): void {
+    const u = this.unseen;
+    for (let t = 0; t < KINDS; t++) {
+      const n = 4 - view.visible(t);
+      u[t] = n > 0 ? n : 0;
+    }
+    this.hand.setUnseen(u);
+    this.unseenFresh = true;
   }
 }
 
