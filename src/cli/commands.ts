@@ -6,6 +6,7 @@ import { runCommand } from './run.js';
 import { scoreCommand } from './score.js';
 import { replayCommand } from './replay.js';
 import { reportCommand } from './report.js';
+import { playCommand } from './play.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
@@ -15,4 +16,5 @@ export const commands: CommandModule<any, any>[] = [
   scoreCommand,
   replayCommand,
   reportCommand,
+  playCommand,
 ];

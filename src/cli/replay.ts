@@ -3,6 +3,7 @@
  *
  *   tw16 replay --seed S --hand K [--rules p0|…|FILE.json|JSON] [--bots a,b,c,d]
  *               [--dealer D --round E|S|W|N --streak N] [--base B --per-tai P]
+ *               [--decisions FILE] [--html FILE]
  *
  * The hand is a pure function of (seed, hand key, rules, bots, dealer, round, streak), so
  * this prints exactly what happened in a run. Without --dealer/--round the hands-mode
@@ -14,8 +15,9 @@ import { formatAction, actionKind, ActionKind } from '../engine/actions.js';
 import { playHand } from '../engine/hand.js';
 import type { BotFactory, HandResult, Step } from '../engine/types.js';
 import { getProfile, WIND_LETTERS, PATTERN_NAMES, type Wind, type PatternId } from '../rules/index.js';
-import { loadBotFactory } from '../../bots/index.js';
 import { UsageError } from '../core/errors.js';
+import { decisionsCause, loadSeatBots } from '../harness/decisions.js';
+import { writeHandPage } from '../harness/viewer.js';
 
 interface ReplayArgs {
   seed: string;
@@ -27,6 +29,8 @@ interface ReplayArgs {
   streak: number;
   base?: number;
   perTai?: number;
+  decisions?: string;
+  html?: string;
 }
 
 function builder(y: Argv): Argv<ReplayArgs> {
@@ -39,7 +43,21 @@ function builder(y: Argv): Argv<ReplayArgs> {
     .option('round', { type: 'string', describe: 'round wind E S W N (default: from the hand key)' })
     .option('streak', { type: 'number', default: 0, describe: "dealer's streak" })
     .option('base', { type: 'number', describe: 'base units per payment' })
-    .option('per-tai', { type: 'number', describe: 'units per tai' }) as unknown as Argv<ReplayArgs>;
+    .option('per-tai', { type: 'number', describe: 'units per tai' })
+    .option('decisions', { type: 'string', describe: 'decisions file of the seats named "human" in --bots (written by tw16 play)' })
+    .option('html', { type: 'string', describe: 'also write the hand as a self-contained HTML viewer page to this file' }) as unknown as Argv<ReplayArgs>;
+}
+
+/** The profile of a `--rules` flag: a name, a JSON file, or inline JSON (throws UsageError on bad JSON). */
+export function rulesFlag(spec: string): ReturnType<typeof getProfile> {
+  if (!spec.trim().startsWith('{')) return getProfile(spec);
+  let inline: object;
+  try {
+    inline = JSON.parse(spec) as object;
+  } catch (err) {
+    throw new UsageError(`--rules: not valid JSON (${(err as Error).message})`);
+  }
+  return getProfile(inline);
 }
 
 /** Parse the replay arguments into a playHand setup (throws UsageError on bad input). */
@@ -49,21 +67,15 @@ export async function replaySetup(argv: ReplayArgs): Promise<{
   botNames: string[];
   dealer: number;
   round: Wind;
+  /** Throws unless the replay of `hand` used every recorded decision and ended as recorded. */
+  verify(hand: number, result: HandResult): void;
 }> {
   if (!Number.isSafeInteger(argv.hand) || argv.hand < 0) throw new UsageError(`--hand must be a non-negative integer, got ${argv.hand}`);
-  let rulesSpec: string | object = argv.rules;
-  if (argv.rules.trim().startsWith('{')) {
-    try {
-      rulesSpec = JSON.parse(argv.rules) as object;
-    } catch (err) {
-      throw new UsageError(`--rules: not valid JSON (${(err as Error).message})`);
-    }
-  }
-  const rules = getProfile(rulesSpec);
+  const rules = rulesFlag(argv.rules);
   let names = argv.bots.split(',').map((s) => s.trim());
   if (names.length === 1) names = [names[0]!, names[0]!, names[0]!, names[0]!];
   if (names.length !== 4 || names.some((n) => n === '')) throw new UsageError(`--bots needs one name or four, comma-separated; got "${argv.bots}"`);
-  const bots = await Promise.all(names.map((n) => loadBotFactory(n)));
+  const { bots, verify } = await loadSeatBots(names, argv.decisions, { seed: argv.seed, rules: rules.name });
   const dealer = argv.dealer ?? argv.hand % 4;
   if (!Number.isInteger(dealer) || dealer < 0 || dealer > 3) throw new UsageError(`--dealer must be a seat 0–3, got ${argv.dealer}`);
   let round: Wind;
@@ -74,7 +86,7 @@ export async function replaySetup(argv: ReplayArgs): Promise<{
     round = i as Wind;
   }
   if (!Number.isInteger(argv.streak) || argv.streak < 0) throw new UsageError(`--streak must be a non-negative integer, got ${argv.streak}`);
-  return { rules, bots, botNames: names, dealer, round };
+  return { rules, bots, botNames: names, dealer, round, verify };
 }
 
 /** The lines of a replay: a header, then one line per step. */
@@ -153,8 +165,9 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     const setup = await replaySetup(argv);
     const steps: Step[] = [];
     const head = { seed: argv.seed, handKey: argv.hand, rules: setup.rules.name, botNames: setup.botNames, dealer: setup.dealer, round: setup.round, streak: argv.streak };
+    let error: string | undefined;
     try {
-      playHand({
+      const result = playHand({
         rules: setup.rules,
         seed: argv.seed,
         handKey: argv.hand,
@@ -167,9 +180,14 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         perTai: argv.perTai,
       trace: (s) => steps.push(s),
       });
+      setup.verify(argv.hand, result);
+    } catch (err) {
+      error = (err as Error).message;
+      throw decisionsCause(err);
     } finally {
-      // On a bot error the steps up to it are printed, then main reports the error.
+      // On a bot error the steps up to it are printed (and drawn), then main reports the error.
       process.stdout.write(formatReplay(steps, head).join('\n') + '\n');
+      if (argv.html !== undefined) writeHandPage(argv.html, { head: { ...head, reserve: setup.rules.wallReserve }, steps, error });
     }
   },
 };

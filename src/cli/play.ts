@@ -1,0 +1,226 @@
+/**
+ * `tw16 play`: a person plays one seat in the terminal against bots.
+ *
+ *   tw16 play [--rules P] [--seat S] [--bots a,b,c] [--seed X] [--hands N | --match] [--decisions FILE]
+ *
+ * Each decision shows the table as the seat may see it and numbers the legal actions; claims are
+ * asked when the seat has a choice. The person's decisions are written to a decisions file as
+ * they are made, and the end of each hand prints the `tw16 replay` command (with
+ * `--decisions FILE`) that plays the hand again exactly. Bad input at the prompt asks again;
+ * Ctrl-C or the end of input stops the game (exit 130) with the decisions so far kept.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createInterface, type Interface } from 'node:readline';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { UsageError } from '../core/errors.js';
+import { shellQuote } from '../core/shell.js';
+import { parseTile } from '../core/tiles.js';
+import { action, ActionKind, type Action } from '../engine/actions.js';
+import { replayCommand } from '../engine/hand.js';
+import { matchHandKey, MATCH_DRY_LIMIT, MATCH_HAND_LIMIT, nextDeal, type DealState } from '../engine/match.js';
+import type { BotFactory, HandResult } from '../engine/types.js';
+import { DecisionsWriter, HUMAN, parseAction } from '../harness/decisions.js';
+import { describe, HandModel, type Frame, type HandHead } from '../harness/handview.js';
+import { playHandLive } from '../harness/live.js';
+import type { Wind } from '../rules/types.js';
+import { loadBotFactory } from '../../bots/index.js';
+import { EXIT } from './exit.js';
+import { rulesFlag } from './replay.js';
+import { decisionScreen, endScreen, type Session } from './screen.js';
+
+interface PlayArgs {
+  rules: string;
+  seat: number;
+  bots: string;
+  seed?: string;
+  hands?: number;
+  match: boolean;
+  decisions?: string;
+}
+
+function builder(y: Argv): Argv<PlayArgs> {
+  return y
+    .option('rules', { type: 'string', default: 'p0', describe: 'rule profile: a name, a JSON file, or inline JSON' })
+    .option('seat', { type: 'number', default: 0, describe: 'your seat 0–3 (the dealer of hand K is seat K mod 4)' })
+    .option('bots', { type: 'string', default: 'greedy', describe: 'the other three seats in seat order, comma-separated (one name = all three); names or module paths' })
+    .option('seed', { type: 'string', describe: 'seed of the walls and the bots (default: a new random one)' })
+    .option('hands', { type: 'number', describe: 'independent hands to play (default 1)' })
+    .option('match', { type: 'boolean', default: false, describe: 'play a whole match: dealer streaks, wind rounds, running scores' })
+    .option('decisions', { type: 'string', describe: 'where to record your decisions (default tw16-play-SEED.jsonl, numbered if taken)' }) as unknown as Argv<PlayArgs>;
+}
+
+/** The person stopped the game (Ctrl-C, or the end of input). */
+class Stopped extends Error {}
+
+/** Reads answers line by line; lines typed ahead are kept. Ctrl-C or the end of input rejects the pending and every later question. */
+class Prompter {
+  private readonly rl: Interface;
+  private readonly queued: string[] = [];
+  private waiting: { resolve: (line: string) => void; reject: (err: Error) => void } | null = null;
+  private stopped: Stopped | null = null;
+
+  constructor() {
+    const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    this.rl = createInterface({ input: process.stdin, output: process.stdout, terminal });
+    this.rl.on('line', (line) => {
+      const w = this.waiting;
+      this.waiting = null;
+      if (w) {
+        if (!terminal) process.stdout.write(`${line}\n`); // a terminal echoes the answer; a transcript should show it too
+        w.resolve(line);
+      } else this.queued.push(line);
+    });
+    this.rl.on('SIGINT', () => this.stop('interrupted'));
+    this.rl.on('close', () => this.stop('the input ended'));
+    process.once('SIGINT', this.onSignal);
+  }
+
+  private readonly onSignal = (): void => this.stop('interrupted');
+
+  private stop(why: string): void {
+    this.stopped ??= new Stopped(why);
+    const w = this.waiting;
+    this.waiting = null;
+    w?.reject(this.stopped);
+  }
+
+  ask(prompt: string): Promise<string> {
+    const line = this.queued.shift();
+    if (line !== undefined) {
+      process.stdout.write(`${prompt}${line}\n`);
+      return Promise.resolve(line);
+    }
+    if (this.stopped) return Promise.reject(this.stopped);
+    this.rl.setPrompt(prompt);
+    this.rl.prompt();
+    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+  }
+
+  close(): void {
+    process.removeListener('SIGINT', this.onSignal);
+    this.rl.close();
+  }
+}
+
+/** The legal action an answer names: its number in the list, the action as listed (`pung 5m`), or a tile to discard (`5m`); null if none. */
+export function chooseAnswer(answer: string, legal: readonly Action[]): Action | null {
+  const text = answer.trim().toLowerCase();
+  if (/^\d+$/.test(text)) return legal[Number(text) - 1] ?? null;
+  let a: Action;
+  try {
+    a = /^\d[mpsz]$/.test(text) ? action(ActionKind.DISCARD, parseTile(text)) : parseAction(text);
+  } catch {
+    return null;
+  }
+  return legal.includes(a) ? a : null;
+}
+
+/** A decisions file name not yet taken: `tw16-play-SEED.jsonl`, then `-2`, `-3`, … */
+function freeName(seed: string): string {
+  const base = `tw16-play-${seed.replace(/[^\w.-]/g, '_')}`;
+  for (let i = 1; ; i++) {
+    const name = `${base}${i > 1 ? `-${i}` : ''}.jsonl`;
+    if (!existsSync(name)) return name;
+  }
+}
+
+/** Check the flags; the three bots' names by seat order and their factories. */
+async function setup(argv: PlayArgs): Promise<{ names: string[]; bots: (BotFactory | null)[] }> {
+  if (!Number.isInteger(argv.seat) || argv.seat < 0 || argv.seat > 3) throw new UsageError(`--seat must be a seat 0–3, got ${argv.seat}`);
+  if (argv.hands !== undefined && argv.match) throw new UsageError('--hands and --match exclude each other: give one');
+  if (argv.hands !== undefined && (!Number.isSafeInteger(argv.hands) || argv.hands < 1 || argv.hands > 2 ** 32)) throw new UsageError(`--hands must be a whole number from 1, got ${argv.hands}`);
+  let others = argv.bots.split(',').map((s) => s.trim());
+  if (others.length === 1) others = [others[0]!, others[0]!, others[0]!];
+  if (others.length !== 3 || others.some((n) => n === '')) throw new UsageError(`--bots needs one name or three (the other seats, in seat order), comma-separated; got "${argv.bots}"`);
+  if (others.includes(HUMAN)) throw new UsageError(`--bots: "${HUMAN}" is your seat's name; name bots for the other seats`);
+  const names: string[] = [];
+  const bots: (BotFactory | null)[] = [];
+  for (let s = 0, k = 0; s < 4; s++) {
+    names.push(s === argv.seat ? HUMAN : others[k++]!);
+    bots.push(s === argv.seat ? null : await loadBotFactory(names[s]!));
+  }
+  return { names, bots };
+}
+
+/** `tw16 play`. */
+export const playCommand: CommandModule<object, PlayArgs> = {
+  command: 'play',
+  describe: 'Play one seat in the terminal against bots',
+  builder,
+  handler: async (argv: ArgumentsCamelCase<PlayArgs>) => {
+    const rules = rulesFlag(argv.rules);
+    const { names, bots } = await setup(argv);
+    const seed = argv.seed ?? randomBytes(4).toString('hex');
+    const seat = argv.seat;
+    const file = argv.decisions ?? freeName(seed);
+    const colour = process.stdout.isTTY === true && process.env.NO_COLOR === undefined && process.env.TERM !== 'dumb';
+    const clear = process.stdout.isTTY === true ? '\x1b[H\x1b[2J' : '';
+    const show = (lines: string[]) => process.stdout.write(`${clear}${lines.join('\n')}\n`);
+    const writer = new DecisionsWriter(file, { seed, rules: rules.name, bots: names });
+    const prompter = new Prompter();
+    const hands = argv.hands ?? 1;
+    const scores = [0, 0, 0, 0];
+    let deal: DealState = { dealer: 0, streak: 0, passes: 0 };
+    let dry = 0;
+    /** Hand number `n` of the session (hands mode: the key's position; a match: as playMatch deals), or null when the session is over. */
+    const handAt = (n: number): Pick<HandHead, 'handKey' | 'dealer' | 'round' | 'streak'> | null => {
+      if (!argv.match) return n < hands ? { handKey: n, dealer: n % 4, round: (Math.floor(n / 4) % 4) as Wind, streak: 0 } : null;
+      if (deal.passes >= 4 * rules.windRounds || dry >= MATCH_DRY_LIMIT || n >= MATCH_HAND_LIMIT) return null;
+      return { handKey: matchHandKey(0, n), dealer: deal.dealer, round: ((deal.passes >> 2) & 3) as Wind, streak: deal.streak };
+    };
+    try {
+      for (let n = 0, at = handAt(0); at; at = handAt(++n)) {
+        const handKey = at.handKey;
+        const head: HandHead = { ...at, seed, rules: rules.name, reserve: rules.wallReserve, botNames: names };
+        const session: Session = {
+          label: argv.match ? `match hand ${n + 1}` : `hand ${n + 1} of ${hands}`,
+          scores: argv.match || hands > 1 ? scores.slice() : null,
+        };
+        const replay = `${replayCommand({ ...head, rules: { name: argv.rules } })} --decisions ${shellQuote(file)}`;
+        const model = new HandModel(head);
+        let frame: Frame | null = null;
+        let log: string[] = [];
+        const result: HandResult = await playHandLive({
+          ...head,
+          rules,
+          bots,
+          replay,
+          scores: argv.match ? scores.slice() : undefined,
+          trace: (step) => {
+            frame = model.apply(step) ?? frame;
+            const told = describe(step, head.dealer, seat);
+            if (told !== null && step.type !== 'end') log.push(told);
+          },
+          ask: async (s, legal, view) => {
+            show(decisionScreen({ head, frame: frame!, session, viewer: s, log, phase: view.phase, offered: view.offered, offeredBy: view.offeredBy, legal, colour, width: process.stdout.columns || 80 }));
+            log = [];
+            const hint = `choose 1-${legal.length}${view.phase === 'turn' ? ' (or type a tile to discard, e.g. 5m)' : ''}: `;
+            for (;;) {
+              const a = chooseAnswer(await prompter.ask(hint), legal);
+              if (a !== null) {
+                writer.record(handKey, s, a);
+                return a;
+              }
+              process.stdout.write(`  not one of the choices: type a number from 1 to ${legal.length}\n`);
+            }
+          },
+        });
+        writer.end(handKey, result);
+        for (let s = 0; s < 4; s++) scores[s]! += result.deltas[s]!;
+        const end = endScreen({ head, frame: frame!, session: { ...session, scores: session.scores && scores.slice() }, viewer: seat, colour });
+        show([...end, '', 'Replay this hand exactly (add --html hand.html to step through it in a browser):', `  ${replay}`]);
+        deal = nextDeal(deal, result, rules);
+        dry = result.winners.length > 0 ? 0 : dry + 1;
+        if (handAt(n + 1) && (await prompter.ask('Enter: next hand · q: quit ')).trim().toLowerCase().startsWith('q')) break;
+      }
+    } catch (err) {
+      if (!(err instanceof Stopped)) throw err;
+      process.stdout.write(`\ntw16 play: ${err.message}; your decisions so far are in ${file}\n`);
+      process.exitCode = EXIT.INTERRUPTED;
+    } finally {
+      prompter.close();
+      writer.close();
+    }
+  },
+};
