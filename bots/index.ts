@@ -1,12 +1,17 @@
 /**
- * The bot registry: built-in bots by name, and loading a user bot from a module path.
+ * The bot registry: built-in bots by name, a user bot from a module path (JavaScript or
+ * TypeScript, anywhere on disk: loader.ts), or a bot program from a command (`cmd:…`, speaking
+ * the protocol of docs/protocol.md: external/).
  *
  * A user bot module's default export is either a BotFactory `(seat, rng, rules) => Bot`
  * or `{ name, create }` with `create` a BotFactory (a named export `create` also works).
  */
-import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError, type BotFactory } from '../src/index.js';
+import { commandBot } from './external/bridge.js';
+import { isCommandSpec, parseCommandSpec, resolveCommand } from './external/command.js';
+import { importBotModule } from './loader.js';
 import { random } from './random.js';
 import { greedy } from './greedy.js';
 import { defensive } from './defensive.js';
@@ -27,9 +32,9 @@ export class BotLoadError extends InputError {
   }
 }
 
-/** Does `spec` name a module path rather than a built-in bot? */
+/** Does `spec` name a module path rather than a built-in bot (or a command)? */
 export function isBotPath(spec: string): boolean {
-  return /[/\\]/.test(spec) || /\.(m?[jt]s|cjs)$/.test(spec);
+  return !isCommandSpec(spec) && (/[/\\]/.test(spec) || /\.([cm]?[jt]s)$/.test(spec));
 }
 
 /** The built-in bot `name` (an adversarial test bot too, so its replay commands run); throws BotLoadError listing the known names. */
@@ -50,15 +55,47 @@ export function factoryFromModule(mod: unknown, where: string): BotFactory {
   throw new BotLoadError(`bot module ${where} has no BotFactory: export default (seat, rng, rules) => bot, or { name, create }`);
 }
 
-/** A built-in bot by name, or a user bot from a module path (resolved against the working directory). */
-export async function loadBotFactory(spec: string): Promise<BotFactory> {
+/** Where relative bot paths resolve, for messages: `the current directory` or `the experiment file's directory (/abs)`. */
+export interface BotBase {
+  readonly dir: string;
+  readonly label: string;
+}
+
+/** The current directory as a base. */
+export function cwdBase(): BotBase {
+  return { dir: process.cwd(), label: `the current directory (${process.cwd()})` };
+}
+
+/** One bridged program per command (every seat naming it shares it). */
+const commands = new Map<string, BotFactory>();
+
+/**
+ * A built-in bot by name, a user bot from a module path, or a bot program from `[NAME=]cmd:WORDS`
+ * (served through the synchronous bridge: external/bridge.ts). Relative paths (and a command's
+ * relative file words) resolve against `base`, by default the current directory.
+ */
+export async function loadBotFactory(spec: string, base: BotBase = cwdBase()): Promise<BotFactory> {
+  if (isCommandSpec(spec)) {
+    let cmd;
+    try {
+      cmd = parseCommandSpec(spec);
+    } catch (err) {
+      throw new BotLoadError(`bot ${(err as Error).message}`);
+    }
+    const command = resolveCommand(cmd.command, base.dir);
+    const key = JSON.stringify([cmd.name, command]);
+    let f = commands.get(key);
+    if (!f) commands.set(key, (f = commandBot({ name: cmd.name, command })));
+    return f;
+  }
   if (!isBotPath(spec)) return getBot(spec);
-  const url = pathToFileURL(resolve(spec)).href;
+  const path = resolve(base.dir, spec);
+  if (!existsSync(path)) throw new BotLoadError(`cannot load bot ${spec}: no file ${path} (relative bot paths resolve against ${base.label})`);
   let mod: unknown;
   try {
-    mod = await import(url);
+    mod = await importBotModule(path);
   } catch (err) {
-    throw new BotLoadError(`cannot load bot ${spec}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    throw new BotLoadError(`cannot load bot ${spec} (${path}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
   }
   return factoryFromModule(mod, spec);
 }

@@ -36,5 +36,8 @@ export {
 export * from './engine/index.js';
 /** The error family: bad input (exit 2) and I/O failures (exit 3). */
 export { InputError, UsageError, IoError } from './core/errors.js';
+/** The code version (package.json), and the quoting of words in the commands tw16 prints. */
+export { VERSION } from './version.js';
+export { shellQuote } from './core/shell.js';
 export { handSeed, botSeed, deriveSeed, makeRng, type Rng } from './core/rng.js';
 export { buildWall } from './core/wall.js';

@@ -1,6 +1,6 @@
 /**
  * `tw16 run EXPERIMENT [--hands N | --matches N] [--workers K] [--out DIR] [--seed S] [--batch D]
- *                      [--resume] [--force] [--decision-timeout SECONDS] [--quiet]`
+ *                      [--bots A,B,C,D] [--tables T] [--resume] [--force] [--decision-timeout SECONDS] [--quiet]`
  *
  * Exit codes: 0 complete; 1 a bot error stopped the run; 2 bad input (or a refused resume);
  * 3 an I/O failure; 130 interrupted (SIGINT, SIGTERM, SIGHUP), progress saved.
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../core/errors.js';
 import { shellQuote } from '../core/shell.js';
-import { badDeals, loadExperiment, type Experiment } from '../harness/experiment.js';
+import { badDeals, loadExperiment, parseBotsFlag, type Experiment } from '../harness/experiment.js';
 import { formatSummary } from '../harness/format.js';
 import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../harness/run.js';
 import { EXIT } from './exit.js';
@@ -23,6 +23,8 @@ interface RunArgs {
   out?: string;
   seed?: string;
   batch?: number;
+  bots?: string;
+  tables?: number;
   resume?: boolean;
   force?: boolean;
   decisionTimeout?: number;
@@ -40,7 +42,7 @@ export function applyOverrides(e: Experiment, a: RunArgs): Experiment {
   const deals = a.hands ?? a.matches;
   const bad = deals === undefined ? undefined : badDeals(e.unit, deals);
   if (bad) throw new UsageError(`--${e.unit}: ${bad}`);
-  return { ...e, deals: deals ?? e.deals, seed: a.seed ?? e.seed };
+  return { ...e, deals: deals ?? e.deals, seed: a.seed ?? e.seed, bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots };
 }
 
 /** The command that continues this run, as typed (quoted for a shell). */
@@ -49,6 +51,7 @@ function resumeCommand(a: RunArgs, outDir: string): string {
   if (a.hands !== undefined) words.push('--hands', String(a.hands));
   if (a.matches !== undefined) words.push('--matches', String(a.matches));
   if (a.seed !== undefined) words.push('--seed', a.seed);
+  if (a.bots !== undefined) words.push('--bots', a.bots);
   if (a.decisionTimeout !== undefined) words.push('--decision-timeout', String(a.decisionTimeout));
   return words.map(shellQuote).join(' ');
 }
@@ -89,6 +92,12 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('out', { type: 'string', describe: 'output directory (default: results/<name>)' })
       .option('seed', { type: 'string', describe: 'experiment seed (overrides the file)' })
       .option('batch', { type: 'number', describe: 'deals per job (default: about 2,000 hands); never changes the output' })
+      .option('bots', {
+        type: 'string',
+        describe:
+          "the roster instead of the experiment's: 2-4 comma-separated built-in names, module paths (.js/.ts, relative to the current directory) or programs speaking docs/protocol.md ('cmd:python3 bot.py', or 'NAME=cmd:…')",
+      })
+      .option('tables', { type: 'number', describe: 'tables each worker plays at once when bot programs play (their decisions batched into one request; 1: no batching). Default 64; never changes the output' })
       .option('resume', { type: 'boolean', default: false, describe: 'continue the unfinished run in the output directory (verified first: any change is refused)' })
       .option('force', { type: 'boolean', default: false, describe: 'replace the complete result in the output directory (when this run completes), or discard an unfinished run there' })
       .option('decision-timeout', { type: 'number', describe: `seconds a bot may take over one decision (default ${DEFAULT_DECISION_TIMEOUT_MS / 1000}; 0: no limit)` })
@@ -97,6 +106,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
     const experiment = applyOverrides(loadExperiment(a.experiment), a);
     positiveInt('workers', a.workers, 0);
     positiveInt('batch', a.batch);
+    positiveInt('tables', a.tables);
     if (a.decisionTimeout !== undefined && !(a.decisionTimeout >= 0)) throw new UsageError(`--decision-timeout: expected seconds ≥ 0, got ${a.decisionTimeout}`);
     if (a.resume && a.force) throw new UsageError('--resume continues the run in the output directory, --force discards it: give one');
     const outDir = a.out ?? join('results', experiment.name);
@@ -116,6 +126,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         outDir,
         ...(a.workers !== undefined ? { workers: a.workers } : {}),
         ...(a.batch !== undefined ? { dealsPerJob: a.batch } : {}),
+        ...(a.tables !== undefined ? { tables: a.tables } : {}),
         ...(a.decisionTimeout !== undefined ? { decisionTimeoutMs: a.decisionTimeout * 1000 } : {}),
         resume: a.resume ?? false,
         force: a.force ?? false,

@@ -4,11 +4,11 @@
  * transitively; tw16's own code under src/ is covered by the code version instead). A run
  * records these so that a resume after a bot was edited is refused, not silently mixed.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashFileSync, io } from './files.js';
-import { resolvePath, type Experiment } from './experiment.js';
+import { botBase, botCommand, type Experiment } from './experiment.js';
 
 /** One bot's code: its entry module and the hash of each file it is made of (absolute paths). */
 export interface BotFingerprint {
@@ -22,9 +22,10 @@ const BUILT_IN_DIR = fileURLToPath(new URL('../../bots/', import.meta.url));
 /** tw16's own code, which the version covers. */
 const OWN_SRC = fileURLToPath(new URL('../', import.meta.url));
 
-/** The module file a roster entry loads. */
+/** The module file a roster entry loads (for a program: its command line). */
 export function botModulePath(e: Experiment, bot: Experiment['bots'][number]): string {
-  if (bot.path) return resolvePath(e, bot.path);
+  if (bot.command) return botCommand(e, bot).join(' ');
+  if (bot.path) return resolve(botBase(e, bot).dir, bot.path);
   const js = `${BUILT_IN_DIR}${bot.name}.js`;
   return existsSync(js) ? js : `${BUILT_IN_DIR}${bot.name}.ts`;
 }
@@ -60,6 +61,17 @@ function moduleFiles(entry: string): Record<string, string> {
   return Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
+/**
+ * A program's files: the words of its command that name files (its script, a model), hashed.
+ * What a script imports is not followed (the languages vary): edit a helper module and a resume
+ * will not notice.
+ */
+function commandFiles(command: readonly string[]): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const w of command) if (w.startsWith('/') && existsSync(w) && statSync(w).isFile()) files[w] = hashFileSync(w);
+  return Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
 /** The fingerprint of every distinct bot of the roster, in roster order. */
 export function botFingerprints(e: Experiment): BotFingerprint[] {
   const seen = new Set<string>();
@@ -68,7 +80,7 @@ export function botFingerprints(e: Experiment): BotFingerprint[] {
     if (seen.has(b.name)) continue;
     seen.add(b.name);
     const module = botModulePath(e, b);
-    out.push({ name: b.name, module, files: moduleFiles(module) });
+    out.push({ name: b.name, module, files: b.command ? commandFiles(botCommand(e, b)) : moduleFiles(module) });
   }
   return out;
 }

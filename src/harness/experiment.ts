@@ -10,7 +10,7 @@
  *   "hands": 100000,                 // or "matches": N (whole matches)
  *   "rules": "p0",                   // a profile name, a JSON file, an inline {"extends": …}, or a list of them
  *   "stakes": { "base": 1, "perTai": 1 },
- *   "bots": ["greedy", "random"],    // 2–4 names or {"name", "path"} entries
+ *   "bots": ["greedy", "random"],    // 2–4 names, module paths, "cmd:…" or {"name", "path"} / {"name", "command"} entries
  *   "seating": "duplicate"           // fixed | rotate | duplicate
  * }
  * ```
@@ -18,15 +18,25 @@
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { MATCH_HAND_LIMIT } from '../engine/index.js';
+import { isBotPath } from '../../bots/index.js';
+import { commandSpec, isCommandSpec, parseCommandSpec, resolveCommand, splitBotList } from '../../bots/external/command.js';
 import { readInputText } from './files.js';
 
 /** How bots are seated for each deal. See `seatings()`. */
 export type Seating = 'fixed' | 'rotate' | 'duplicate';
 
-/** A bot of the roster: a built-in name, or a module path as written (relative to `baseDir`). */
+/**
+ * A bot of the roster: a built-in name, a module path as written, or a program to run (`command`,
+ * speaking docs/protocol.md). Relative paths resolve against `base` when set (a `--bots` entry:
+ * the current directory), else against the experiment's `baseDir`.
+ */
 export interface BotSpec {
   readonly name: string;
   readonly path?: string;
+  /** Program and arguments, as written; relative file words resolve against the base (bots/external/command.ts). */
+  readonly command?: readonly string[];
+  /** Absolute directory for relative paths when not the experiment's; machine-specific, so not recorded. */
+  readonly base?: string;
 }
 
 /** A validated experiment, with defaults filled in. Plain data: it is sent to workers as is. */
@@ -51,7 +61,18 @@ export interface Experiment {
 /** The experiment as recorded in outputs: everything but where it was loaded from. */
 export function recordedExperiment(e: Experiment): Omit<Experiment, 'source' | 'baseDir'> {
   const { source: _source, baseDir: _baseDir, ...rest } = e;
-  return rest;
+  if (!e.bots.some((b) => b.base !== undefined)) return rest;
+  return { ...rest, bots: e.bots.map(({ base: _base, ...b }) => b) };
+}
+
+/** The directory a bot's relative paths resolve against, and how to name it in a message. */
+export function botBase(e: Experiment, b: BotSpec): { dir: string; label: string } {
+  return b.base !== undefined ? { dir: b.base, label: `the current directory (${b.base})` } : { dir: e.baseDir, label: `the experiment file's directory (${e.baseDir})` };
+}
+
+/** A bot program's words with its relative file words made absolute against its base. */
+export function botCommand(e: Experiment, b: BotSpec): string[] {
+  return resolveCommand(b.command ?? [], botBase(e, b).dir);
 }
 
 /**
@@ -81,7 +102,7 @@ export function replaySpecs(e: Experiment): ReplaySpecs {
   const file = (p: string) => (p.endsWith('.json') ? resolvePath(e, p) : p);
   return {
     rules: e.rules.map((r) => (typeof r === 'string' ? file(r) : JSON.stringify(typeof r.extends === 'string' ? { ...r, extends: file(r.extends) } : r))),
-    bots: Object.fromEntries(e.bots.map((b) => [b.name, b.path ? resolvePath(e, b.path) : b.name])),
+    bots: Object.fromEntries(e.bots.map((b) => [b.name, b.command ? commandSpec(b.name, botCommand(e, b)) : b.path ? resolve(botBase(e, b).dir, b.path) : b.name])),
   };
 }
 
@@ -158,24 +179,24 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
   const botsRaw = o.bots;
   if (!Array.isArray(botsRaw) || botsRaw.length < 2 || botsRaw.length > 4) fail(source, 'bots', 'a list of 2 to 4 bots', botsRaw);
   const bots: BotSpec[] = botsRaw.map((b, i) => {
-    if (typeof b === 'string' && b.length > 0) {
-      return b.includes('/') || b.endsWith('.js') || b.endsWith('.ts') ? { name: botNameFromPath(b), path: b } : { name: b };
-    }
+    if (typeof b === 'string' && b.length > 0) return botFromString(b, source, `bots[${i}]`);
     if (typeof b === 'object' && b !== null && !Array.isArray(b)) {
       const e = b as Record<string, unknown>;
-      for (const k of Object.keys(e)) if (k !== 'name' && k !== 'path') unknownField(source, `bots[${i}].${k}`, ['name', 'path']);
-      if (typeof e.name !== 'string' || e.name === '') fail(source, `bots[${i}].name`, 'a non-empty string', e.name);
+      for (const k of Object.keys(e)) if (k !== 'name' && k !== 'path' && k !== 'command') unknownField(source, `bots[${i}].${k}`, ['name', 'path', 'command']);
+      if (typeof e.name !== 'string' || !/^[A-Za-z0-9._-]+$/.test(e.name)) fail(source, `bots[${i}].name`, 'a name of letters, digits, . _ -', e.name);
       if (e.path !== undefined && typeof e.path !== 'string') fail(source, `bots[${i}].path`, 'a module path', e.path);
+      if (e.command !== undefined) {
+        if (!Array.isArray(e.command) || e.command.length === 0 || e.command.some((w) => typeof w !== 'string' || w === '')) {
+          fail(source, `bots[${i}].command`, 'the program and its arguments as a list of strings, like ["python3", "bot.py"]', e.command);
+        }
+        if (e.path !== undefined) fail(source, `bots[${i}]`, 'either "path" (a module) or "command" (a program), not both');
+        return { name: e.name, command: e.command as string[] };
+      }
       return e.path === undefined ? { name: e.name } : { name: e.name, path: e.path };
     }
-    return fail(source, `bots[${i}]`, 'a bot name or {"name", "path"}', b);
+    return fail(source, `bots[${i}]`, 'a bot name, a module path, "cmd:PROGRAM ARGS…", or {"name", "path"} / {"name", "command"}', b);
   });
-  // The same bot may sit more than once (e.g. four random bots); statistics are per name, so one
-  // name must not stand for two different bots.
-  bots.forEach((b, i) => {
-    const first = bots.find((x) => x.name === b.name)!;
-    if (first.path !== b.path) fail(source, `bots[${i}]`, `a name of its own ("${b.name}" already names another bot)`);
-  });
+  checkBotNames(bots, source, 'bots');
 
   const seating = o.seating ?? 'duplicate';
   if (seating !== 'fixed' && seating !== 'rotate' && seating !== 'duplicate') fail(source, 'seating', '"fixed", "rotate" or "duplicate"', seating);
@@ -195,9 +216,45 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
   };
 }
 
+/** A bot written as a string: a built-in name, a module path, or `[NAME=]cmd:WORDS`. */
+function botFromString(b: string, source: string, field: string): BotSpec {
+  if (isCommandSpec(b)) {
+    try {
+      return parseCommandSpec(b);
+    } catch (err) {
+      return fail(source, field, `a command like "cmd:python3 bot.py" (${(err as Error).message})`, b);
+    }
+  }
+  return isBotPath(b) ? { name: botNameFromPath(b), path: b } : { name: b };
+}
+
+/**
+ * The same bot may sit more than once (e.g. four random bots); statistics are per name, so one
+ * name must not stand for two different bots.
+ */
+function checkBotNames(bots: readonly BotSpec[], source: string, field: string): void {
+  const what = (b: BotSpec) => JSON.stringify([b.path, b.command, b.base]);
+  bots.forEach((b, i) => {
+    const first = bots.find((x) => x.name === b.name)!;
+    if (what(first) !== what(b)) fail(source, `${field}[${i}]`, `a name of its own ("${b.name}" already names another bot; name a command with NAME=cmd:…)`);
+  });
+}
+
+/**
+ * A `--bots` list (2–4 comma-separated names, module paths or `[NAME=]cmd:WORDS`) as a roster whose relative paths resolve against the current directory. UsageError on a bad entry.
+ */
+export function parseBotsFlag(text: string): BotSpec[] {
+  const entries = splitBotList(text);
+  if (entries.length < 2 || entries.length > 4 || entries.some((x) => x === '')) throw new UsageError(`--bots: expected 2 to 4 comma-separated bots, got ${JSON.stringify(text)}`);
+  const base = process.cwd();
+  const bots = entries.map((b, i) => ({ ...botFromString(b, '--bots', `[${i}]`), base }));
+  checkBotNames(bots, '--bots', '');
+  return bots;
+}
+
 function botNameFromPath(p: string): string {
   const file = p.split('/').pop() ?? p;
-  return file.replace(/\.(m?js|ts)$/, '');
+  return file.replace(/\.([cm]?[jt]s)$/, '');
 }
 
 /**

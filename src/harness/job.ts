@@ -6,14 +6,16 @@
  * Each deal is played under every rule arm and every seating, in that order; rows come out
  * in (deal, arm, seating, hand) order whatever runs the job.
  */
-import { playHand, playMatch, replayCommand } from '../engine/index.js';
+import { MATCH_HAND_LIMIT, playHand, playMatch, replayCommand, type MatchResult } from '../engine/index.js';
 import type { BotFactory, HandResult } from '../engine/types.js';
 import { BotError } from '../engine/types.js';
 import { getProfile, WIND_LETTERS, type Profile } from '../rules/index.js';
 import type { Wind } from '../rules/types.js';
 import { loadBotFactory } from '../../bots/index.js';
+import type { BotCommand, BotProcess } from '../../bots/external/process.js';
 import type { Batch } from './columns.js';
-import { replaySpecs, resolvePath, seatings, type Experiment, type ReplaySpecs } from './experiment.js';
+import { botBase, botCommand, replaySpecs, resolvePath, seatings, type Experiment, type ReplaySpecs } from './experiment.js';
+import { playInterleaved, program, type InterleaveStats, type Play, type Player } from './tables.js';
 import { appendHand, newBuilders, type HandCoords } from './records.js';
 import { idle, markPlay, timed, useSlot } from './watchdog.js';
 
@@ -26,7 +28,16 @@ export interface Job {
   readonly deals: number;
   /** Heartbeat slot of the job while it is in flight in a pool (see watchdog.ts). */
   readonly slot?: number;
+  /** Longest a bot program may take to answer one request (ms; 0: no limit; default DEFAULT_PROGRAM_TIMEOUT_MS). */
+  readonly timeoutMs?: number;
+  /** Tables played at once when bot programs sit at them (tables.ts; default DEFAULT_TABLES). Never changes the output. */
+  readonly tables?: number;
 }
+
+/** Default time a bot program may take over one request (ms), as run.ts's decision limit. */
+export const DEFAULT_PROGRAM_TIMEOUT_MS = 5000;
+/** Default tables in progress at once per worker when bot programs play (their decisions batched). */
+export const DEFAULT_TABLES = 64;
 
 /** What a job returns: its rows, or the error that stopped it (its rows then are not written). */
 export interface JobResult {
@@ -42,8 +53,10 @@ export interface JobResult {
 /** What a job needs resolved once per process: profiles per arm, bot factories per roster entry. */
 export interface Resolved {
   readonly profiles: readonly Profile[];
-  /** Per roster entry, its decisions marking the heartbeat (watchdog.ts). */
+  /** Per roster entry, its decisions marking the heartbeat (watchdog.ts); a program's entry is never called. */
   readonly factories: readonly BotFactory[];
+  /** Per roster entry, the program it runs (its command's file words made absolute), or null for a bot in JavaScript. */
+  readonly programs: readonly (BotCommand | null)[];
   readonly seatings: readonly (readonly number[])[];
   readonly replay: ReplaySpecs;
 }
@@ -52,18 +65,26 @@ const cache = new Map<string, Promise<Resolved>>();
 
 /** Resolve (and cache per process) the profiles and bots of an experiment. */
 export function resolveExperiment(e: Experiment): Promise<Resolved> {
-  const key = JSON.stringify([e.rules, e.bots, e.seating]);
+  const key = JSON.stringify([e.rules, e.bots, e.seating, e.baseDir]);
   let r = cache.get(key);
   if (!r) {
     r = (async () => ({
       profiles: e.rules.map((spec) => getProfile(typeof spec === 'string' && spec.endsWith('.json') ? resolvePath(e, spec) : spec)),
-      factories: (await Promise.all(e.bots.map((b) => loadBotFactory(b.path ? resolvePath(e, b.path) : b.name)))).map(timed),
+      factories: (await Promise.all(e.bots.map((b) => (b.command ? notInline(b.name) : loadBotFactory(b.path ?? b.name, botBase(e, b)))))).map(timed),
+      programs: e.bots.map((b) => (b.command ? { name: b.name, command: botCommand(e, b) } : null)),
       seatings: seatings(e.seating, e.bots.length),
       replay: replaySpecs(e),
     }))();
     cache.set(key, r);
   }
   return r;
+}
+
+/** The factory slot of a program: programs play through tables.ts, never through a factory. */
+function notInline(name: string): BotFactory {
+  return () => {
+    throw new Error(`(tw16 bug) bot program "${name}" played inline`);
+  };
 }
 
 /** Hands-mode coordinates of a deal: dealer and round wind come from the hand key. */
@@ -105,8 +126,12 @@ function botErrorMessage(err: BotError, e: Experiment, res: Resolved, arm: numbe
   return err.message.replace(err.replay, replayOf(e, res, { arm, seating, handKey: err.handKey, dealer: Number(m[1]), round, streak: Number(m[3]) }));
 }
 
-/** Run one job. Never throws for a bot error: it comes back as `error`, naming the deal. */
-export async function runJob(job: Job): Promise<JobResult> {
+/**
+ * Run one job. Never throws for a bot error: it comes back as `error`, naming the deal. With bot
+ * programs in the roster the job's plays are interleaved over tables (tables.ts), `signal` stops
+ * them between requests, and `stats` (the protocol bench) counts requests and decisions.
+ */
+export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveStats): Promise<JobResult> {
   const e = job.experiment;
   const res = await resolveExperiment(e);
   useSlot(job.slot);
@@ -118,42 +143,95 @@ export async function runJob(job: Job): Promise<JobResult> {
   const namesBySeating = res.seatings.map((line) => line.map((i) => e.bots[i]!.name));
   // One coordinates object, updated in place per hand (appendHand reads it and keeps nothing).
   const at: { -readonly [K in keyof HandCoords]: HandCoords[K] } = { deal: 0, arm: 0, profile: '', seating: 0, hand: 0, seed: e.seed, bots: [], cutShort: false };
+  /** Append the rows of one play (a hand, or a match's hands). */
+  const record = (deal: number, arm: number, s: number, r: HandResult | MatchResult): void => {
+    at.deal = deal;
+    at.arm = arm;
+    at.profile = res.profiles[arm]!.name;
+    at.seating = s;
+    at.bots = namesBySeating[s]!;
+    at.hand = 0;
+    at.cutShort = false;
+    if ('outcome' in r) {
+      appendHand(hands, wins, at, r);
+      played++;
+    } else {
+      at.cutShort = r.cutShort;
+      r.hands.forEach((h: HandResult, i: number) => {
+        at.hand = i;
+        appendHand(hands, wins, at, h);
+      });
+      played += r.hands.length;
+    }
+  };
+  const failed = (error: NonNullable<JobResult['error']>): JobResult => {
+    idle();
+    return { index: job.index, hands: newBuilders(0).hands.build(), wins: newBuilders(0).wins.build(), played: 0, error };
+  };
+
+  if (res.programs.some((p) => p !== null)) {
+    // Bot programs: start them (once per thread), then interleave the job's plays over tables.
+    const timeoutMs = job.timeoutMs ?? DEFAULT_PROGRAM_TIMEOUT_MS;
+    const running: (BotProcess | null)[] = [];
+    for (const p of res.programs) {
+      try {
+        running.push(p ? await program(p, res.profiles, timeoutMs) : null);
+      } catch (err) {
+        return failed({ message: `bot "${p!.name}" ${err instanceof Error ? err.message : String(err)}`, deal: job.firstDeal, kind: 'bot' });
+      }
+    }
+    const players = res.seatings.map((line) => line.map((i): Player => (running[i] ? { program: running[i]! } : { factory: res.factories[i]! })));
+    const list: Play[] = [];
+    for (let deal = job.firstDeal; deal < job.firstDeal + job.deals; deal++) {
+      for (let arm = 0; arm < res.profiles.length; arm++) for (let s = 0; s < res.seatings.length; s++) list.push({ deal, arm, seating: s });
+    }
+    try {
+      await playInterleaved(
+        list,
+        {
+          unit: e.unit,
+          seed: e.seed,
+          base: e.stakes.base,
+          perTai: e.stakes.perTai,
+          profiles: res.profiles,
+          players,
+          names: namesBySeating,
+          tables: job.tables ?? DEFAULT_TABLES,
+          replay: (where) => replayOf(e, res, where),
+          onResume: (p) => markPlay(p.arm, p.seating),
+          ...(signal ? { signal } : {}),
+        },
+        (p, r) => record(p.deal, p.arm, p.seating, r),
+        stats,
+      );
+    } catch (err) {
+      const deal = err instanceof BotError ? (e.unit === 'hands' ? err.handKey : Math.floor(err.handKey / MATCH_HAND_LIMIT)) : job.firstDeal;
+      return failed({ message: err instanceof Error ? err.message : String(err), deal, kind: err instanceof BotError ? 'bot' : 'internal' });
+    }
+    idle();
+    return { index: job.index, hands: hands.build(), wins: wins.build(), played };
+  }
+
   for (let deal = job.firstDeal; deal < job.firstDeal + job.deals; deal++) {
     for (let arm = 0; arm < res.profiles.length; arm++) {
       const rules = res.profiles[arm]!;
       for (let s = 0; s < res.seatings.length; s++) {
         const bots = botsBySeating[s]!;
         const botNames = namesBySeating[s]!;
-        at.deal = deal;
-        at.arm = arm;
-        at.profile = rules.name;
-        at.seating = s;
-        at.bots = botNames;
-        at.hand = 0;
-        at.cutShort = false;
         markPlay(arm, s);
         try {
           if (e.unit === 'hands') {
             const { dealer, round } = handPosition(deal);
-            const r = playHand({ rules, seed: e.seed, handKey: deal, dealer, round, streak: 0, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai });
-            appendHand(hands, wins, at, r);
-            played++;
+            record(deal, arm, s, playHand({ rules, seed: e.seed, handKey: deal, dealer, round, streak: 0, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai }));
           } else {
-            const m = playMatch({ rules, seed: e.seed, match: deal, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai });
-            at.cutShort = m.cutShort;
-            m.hands.forEach((r: HandResult, i: number) => {
-              at.hand = i;
-              appendHand(hands, wins, at, r);
-            });
-            played += m.hands.length;
+            record(deal, arm, s, playMatch({ rules, seed: e.seed, match: deal, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai }));
           }
         } catch (err) {
-          idle();
-          const error =
+          return failed(
             err instanceof BotError
               ? { message: botErrorMessage(err, e, res, arm, s), deal, kind: 'bot' as const }
-              : { message: err instanceof Error ? err.message : String(err), deal, kind: 'internal' as const };
-          return { index: job.index, hands: newBuilders(0).hands.build(), wins: newBuilders(0).wins.build(), played: 0, error };
+              : { message: err instanceof Error ? err.message : String(err), deal, kind: 'internal' as const },
+          );
         }
       }
     }

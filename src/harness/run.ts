@@ -26,6 +26,8 @@ import { botChange, botFingerprints } from './botfiles.js';
 import { badDeals, recordedExperiment, seatings, type Experiment } from './experiment.js';
 import { fsyncDir, io, removeFile, removeTree, writeAtomic } from './files.js';
 import { replayOf, resolveExperiment, runJob, type Job, type JobResult, type Resolved } from './job.js';
+import { closePrograms } from './tables.js';
+import { childList, drained, killListed } from '../../bots/external/children.js';
 import { Journal, journalBatches, verifyJournal, type RowCheck, type VerifiedJournal } from './journal.js';
 import { toBatch } from './read.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from './records.js';
@@ -50,8 +52,13 @@ export interface RunOptions {
   readonly resume?: boolean;
   /** Replace a complete result in `outDir` (when this run completes), or discard an unfinished run there. */
   readonly force?: boolean;
-  /** Longest a bot may take over one decision (ms; 0 = no limit). Enforced in worker threads only. */
+  /**
+   * Longest a bot may take over one decision (ms; 0 = no limit). Enforced in worker threads only
+   * for bots in JavaScript; a bot program must answer each request line within it, in-process too.
+   */
   readonly decisionTimeoutMs?: number;
+  /** Tables each worker plays at once when bot programs sit at them (their decisions batched; tables.ts). Never changes the output. */
+  readonly tables?: number;
   /** Also write report.md and report.html into the result. */
   readonly report?: boolean;
   /** Abort to stop: the jobs in flight are dropped, progress is saved, the run can be resumed. */
@@ -96,8 +103,8 @@ export function defaultDealsPerJob(e: Experiment): number {
 }
 
 /** Jobs from `firstDeal` on, made one at a time (memory does not grow with the number of deals). */
-function* planJobs(e: Experiment, firstDeal: number, dealsPerJob: number): Generator<Job> {
-  for (let d = firstDeal, i = 0; d < e.deals; d += dealsPerJob, i++) yield { experiment: e, index: i, firstDeal: d, deals: Math.min(dealsPerJob, e.deals - d) };
+function* planJobs(e: Experiment, firstDeal: number, dealsPerJob: number, programs: Pick<Job, 'timeoutMs' | 'tables'>): Generator<Job> {
+  for (let d = firstDeal, i = 0; d < e.deals; d += dealsPerJob, i++) yield { experiment: e, index: i, firstDeal: d, deals: Math.min(dealsPerJob, e.deals - d), ...programs };
 }
 
 /** Schema metadata shared by both files. No timestamps: same inputs, same bytes. */
@@ -259,21 +266,28 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         opts.onProgress?.({ dealsDone, deals: e.deals, dealsAtStart, hands, seconds: (performance.now() - t0) / 1000 });
       }
     };
-    const jobs = planJobs(e, dealsDone, opts.dealsPerJob ?? defaultDealsPerJob(e));
+    const timeoutMs = opts.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS;
+    const jobs = planJobs(e, dealsDone, opts.dealsPerJob ?? defaultDealsPerJob(e), { timeoutMs, ...(opts.tables !== undefined ? { tables: opts.tables } : {}) });
     const workers = opts.workers ?? availableParallelism();
     const stopped = (): boolean => opts.signal?.aborted === true;
 
     const toPlay = dealsDone < e.deals; // a resume may have only the finish left
     if (toPlay && workers === 0) {
-      for (const job of jobs) {
-        if (stopped() || failure) break;
-        dealsOf.set(job.index, job.deals);
-        done.set(job.index, await runJob(job));
-        writeReady();
-        await new Promise((r) => setImmediate(r)); // let a signal in
+      try {
+        for (const job of jobs) {
+          if (stopped() || failure) break;
+          dealsOf.set(job.index, job.deals);
+          const r = await runJob(job, opts.signal);
+          if (stopped()) break; // a job cut short by the signal is dropped, as in a pool
+          done.set(job.index, r);
+          writeReady();
+          await new Promise((r) => setImmediate(r)); // let a signal in
+        }
+      } finally {
+        await closePrograms();
       }
     } else if (toPlay) {
-      await runPool(e, resolved, jobs, workers, opts.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS, opts.signal, {
+      await runPool(e, resolved, jobs, workers, timeoutMs, opts.signal, {
         submitted: (job) => dealsOf.set(job.index, job.deals),
         finished: (r) => done.set(r.index, r),
         write: () => {
@@ -374,6 +388,7 @@ interface PoolSink {
  */
 async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job>, workers: number, timeoutMs: number, signal: AbortSignal | undefined, sink: PoolSink): Promise<void> {
   const inFlightMax = workers * 3;
+  const closeChannel = `tw16-close-programs-${process.pid}-${++pools}`;
   const heartbeats = newHeartbeats(inFlightMax);
   const freeSlots = Array.from({ length: inFlightMax }, (_, i) => inFlightMax - 1 - i);
   const pool = new Piscina({
@@ -381,8 +396,12 @@ async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job>, w
     minThreads: workers,
     maxThreads: workers,
     idleTimeout: 1000,
-    // One copy of the hand tables for all workers, built here (see shareHandTables).
-    workerData: { handTables: shareHandTables(), heartbeats },
+    // An idle worker waits for its next job without blocking its event loop (piscina's default
+    // 'sync' blocks it in Atomics.wait), so it hears the call to end its bot programs.
+    atomics: 'async',
+    // One copy of the hand tables for all workers, built here (see shareHandTables); the list of
+    // bot programs they start (children.ts) and the channel that tells them to end those.
+    workerData: { handTables: shareHandTables(), heartbeats, children: childList(), closeChannel },
   });
   interface InFlight {
     readonly job: Job;
@@ -446,8 +465,23 @@ async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job>, w
   } finally {
     signal?.removeEventListener('abort', dropAll);
     watchdog?.stop();
+    await endPrograms(closeChannel);
     await pool.destroy();
+    killListed(); // the programs of workers stopped mid-job (a time limit, an interrupt): their threads are gone
   }
+}
+
+let pools = 0;
+
+/**
+ * Ask every worker to end its bot programs (bye, end of stdin, a kill after a second) and wait
+ * until they have exited (at most 3 s); programs of stopped workers are killed after the pool.
+ */
+async function endPrograms(channelName: string): Promise<void> {
+  const channel = new BroadcastChannel(channelName);
+  channel.postMessage('close');
+  channel.close();
+  await drained(3000);
 }
 
 function failed(job: Job, message: string, kind: 'bot' | 'internal'): JobResult {
