@@ -54,6 +54,9 @@ export interface StartOptions {
   readonly stderr?: (line: string) => void;
 }
 
+/** How long a bot being stopped for a fault may read tw16's error line before it is killed (ms). */
+const ABORT_GRACE_MS = 200;
+
 /** The longest the hello may take even with no decision limit: a program that never answers is stuck. */
 const HELLO_FLOOR_MS = 30_000;
 
@@ -173,10 +176,11 @@ export class BotProcess {
     if (this.pid) killGroup(this.pid);
   }
 
-  /** Tell the bot why it is being stopped (best effort), then stop it. */
+  /** Tell the bot why it is being stopped (best effort: it has ABORT_GRACE_MS to read it), then kill it. */
   abort(message: string): void {
-    if (this.child.stdin.writable) this.child.stdin.write(`${JSON.stringify({ type: 'error', message })}\n`);
-    this.kill();
+    if (!this.child.stdin.writable) return this.kill();
+    this.child.stdin.end(`${JSON.stringify({ type: 'error', message })}\n`);
+    setTimeout(() => this.kill(), ABORT_GRACE_MS);
   }
 
   private exchange(line: string, what: 'hello' | 'reply', id: number, timeoutMs: number): Promise<FromBot> {

@@ -205,6 +205,12 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
         stats,
       );
     } catch (err) {
+      // A fault during a request spanning several tables: play the job again one table at a time
+      // (a fresh program; the same messages per table) to name the hand it comes from.
+      if (err instanceof BotError && (err as { batched?: boolean }).batched && (job.tables ?? DEFAULT_TABLES) > 1 && !signal?.aborted) {
+        const again = await runJob({ ...job, tables: 1 }, signal);
+        if (again.error?.kind === 'bot') return again;
+      }
       const deal = err instanceof BotError ? (e.unit === 'hands' ? err.handKey : Math.floor(err.handKey / MATCH_HAND_LIMIT)) : job.firstDeal;
       return failed({ message: err instanceof Error ? err.message : String(err), deal, kind: err instanceof BotError ? 'bot' : 'internal' });
     }

@@ -153,8 +153,7 @@ export async function playInterleaved(plays: readonly Play[], opts: InterleaveOp
           try {
             actions = await program.request(chunk.map((x) => x.ask.message));
           } catch (err) {
-            const { slot, ask } = chunk[0]!;
-            throw programError(slot, ask, err, opts);
+            throw programError(chunk, err, opts);
           }
           if (stats) {
             stats.requests++;
@@ -177,12 +176,32 @@ export async function playInterleaved(plays: readonly Play[], opts: InterleaveOp
   flush();
 }
 
-/** A program's fault as the BotError of the first decision it failed on. */
-function programError(slot: TableSlot, ask: Ask, err: unknown, opts: InterleaveOptions): BotError {
+/**
+ * A program's fault during a request, as a BotError. A request of one table's decisions names
+ * its hand; one spanning several tables cannot say which decision the fault came from: it names
+ * them all and replays the first, and is marked `batched` (job.ts then plays the job again one
+ * table at a time to find the hand).
+ */
+function programError(chunk: readonly { slot: TableSlot; ask: Ask }[], err: unknown, opts: InterleaveOptions): BotError {
+  const { slot, ask } = chunk[0]!;
   const name = opts.names[slot.at.seating]![ask.seat]!;
   const what = err instanceof BotProcessError ? err.message : `failed: ${err instanceof Error ? err.message : String(err)}`;
   const replay = opts.replay(slot.at);
-  return new BotError(`bot "${name}" (seat ${ask.seat}) in hand ${slot.at.handKey} ${what}; reproduce: ${replay}`, name, ask.seat, slot.at.handKey, undefined, ask.message.legal, replay);
+  const slots = [...new Set(chunk.map((c) => c.slot))];
+  if (slots.length === 1) {
+    return new BotError(`bot "${name}" (seat ${ask.seat}) in hand ${slot.at.handKey} ${what}; reproduce: ${replay}`, name, ask.seat, slot.at.handKey, undefined, ask.message.legal, replay);
+  }
+  const hands = slots.map((s) => s.at.handKey).join(', ');
+  const e = new BotError(
+    `bot "${name}" ${what} during a request of ${chunk.length} decisions from hands ${hands} (--tables 1 tells which); the first, seat ${ask.seat} in hand ${slot.at.handKey}: reproduce: ${replay}`,
+    name,
+    ask.seat,
+    slot.at.handKey,
+    undefined,
+    ask.message.legal,
+    replay,
+  );
+  return Object.assign(e, { batched: true });
 }
 
 function botError(slot: TableSlot, seat: number, what: string, a: unknown, legal: readonly Action[], opts: InterleaveOptions, cause?: unknown): BotError {
