@@ -64,6 +64,45 @@ function farProfileOf(j: number, p: number, key: number, unit: number): number {
 const READ = new Int32Array(4);
 
 /**
+ * The per-state caches of one hand's shanten-after and improving-tile queries, each valid for
+ * the hand's `version` it was made for.
+ */
+class Workspace {
+  profVersion = -1;
+  prepVersion = -1;
+  /** Stamp of the last `prepare` (unique in the process): memo entries carrying it are this state's. */
+  prepStamp = -1;
+  /** Profile ids of the suits (m, p, s, honours). */
+  readonly prof = new Uint16Array(4);
+  /** For number suit i: the other two number suits combined. */
+  readonly restPair = new Uint16Array(3);
+  /** The three number suits combined. */
+  abc = 0;
+  /** Scratch: for number suit j, the other number suit combined with the discard's suit. */
+  readonly withQ = new Uint16Array(3);
+  /** Near, drawable kinds grouped by (suit, profile of the suit with it drawn): copies, suit, profile. */
+  readonly listLeft = new Uint8Array(KINDS);
+  readonly listJ = new Uint8Array(KINDS);
+  readonly listA = new Uint16Array(KINDS);
+  listN = 0;
+  /** The `unseen` copies; `ownUnseen`: none set, so 4 − counts, refilled when read for a changed hand. */
+  readonly unseenStore = new Uint8Array(KINDS);
+  ownUnseen = true;
+  unseenVersion = -1;
+  /** The unseen copies as of the last `prepare`: `unseenStore`, or `availCopy` when a kind is held four times. */
+  avail: Uint8Array = NO_U8;
+  readonly availCopy = new Uint8Array(KINDS);
+  /** Per suit, as of the last `prepareFar`: the far kinds' unseen copies and the profile a far tile gives it. */
+  farVersion = -1;
+  readonly farLeft = new Int32Array(4);
+  readonly farProf = new Uint16Array(4);
+  /** Kinds held four times (as of the last `prepare`). */
+  prepFours = 0;
+  /** Bit r of suit i: the hand holds rank r + 1 of it (as of the last `prepare`). */
+  readonly suitHeld = new Uint16Array(4);
+}
+
+/**
  * The concealed part of one hand plus the number of sets laid down (`melds`, 0–5).
  *
  * Invariants: `counts` (34 entries, 0–4 each) holds the concealed tiles, `keys` their suit
@@ -78,10 +117,19 @@ export class HandState {
   readonly counts: Uint8Array = NO_U8;
   /** Suit keys (keys.ts): m, p, s, honours (read-only for callers). */
   readonly keys: Int32Array = new Int32Array(4);
+  // What the win check reads, next to the keys (fields sit in declaration order).
+  private readonly win: Uint8Array = NO_U8;
+  private readonly honorWin: Uint8Array = NO_U8;
+  /** Σ of the suits' `win` entries that means complete (depends on melds). */
+  private target = winTarget(0);
   /** Number of concealed tiles (read-only for callers). */
   tiles = 0;
   /** Sets laid down (exposed sets and concealed kongs), 0–5 (read-only: change with `setMelds`). */
   melds = 0;
+  /** Most concealed tiles: 17 − 3·melds. */
+  private max = 17;
+  /** Scratch for wait masks. */
+  private readonly masks = new Uint16Array(4);
   /**
    * Kinds held, as bitmasks: `held[0]` bit t for kinds 0–31, `held[1]` bits 0–1 for kinds
    * 32–33 (`held[t >> 5] & (1 << (t & 31))`); walking the set bits lists the held kinds in
@@ -102,7 +150,9 @@ export class HandState {
    * until then (and after `setUnseen()`) 4 − counts[t] as the hand stands when asked
    * (read-only for callers).
    */
-  readonly unseen: Uint8Array = new Uint8Array(KINDS);
+  get unseen(): Uint8Array {
+    return this.currentUnseen();
+  }
 
   private readonly heldBits = new Int32Array(2);
   private fourKinds = 0;
@@ -111,17 +161,14 @@ export class HandState {
    * the bots' per-decision path and often never needs them; `add` and `remove` keep them).
    */
   private heldStale = false;
-  /** `unseen` is 4 − counts, refilled when read for a changed hand (no `setUnseen` in force). */
-  private ownUnseen = true;
-  private unseenVersion = -1;
-  /** Σ of the suits' `win` entries that means complete (depends on melds). */
-  private target = winTarget(0);
-  /** Most concealed tiles: 17 − 3·melds. */
-  private max = 17;
-  /** Scratch for wait masks. */
-  private readonly masks = new Uint16Array(4);
-  private readonly win: Uint8Array = NO_U8;
-  private readonly honorWin: Uint8Array = NO_U8;
+  /** Bumped by every change (hand or unseen copies): the workspace's caches carry the version they were made for. */
+  private version = 0;
+  /**
+   * The per-state caches of the shanten-after and improving-tile queries, made on first use: a
+   * hand only asked about wins, waits and shanten (each seat's at the table, the scorer's) stays
+   * a few hundred bytes, which keeps many of them close in memory.
+   */
+  private ws: Workspace | null = null;
 
   /**
    * A hand holding `counts` (34 entries, each 0–4; default empty) with `melds` sets laid down.
@@ -254,14 +301,15 @@ export class HandState {
    * go back to the default: 4 − counts[t] as the hand stands when asked.
    */
   setUnseen(unseen?: ArrayLike<number>): void {
-    if (unseen === undefined) this.ownUnseen = true;
+    const w = this.work();
+    if (unseen === undefined) w.ownUnseen = true;
     else {
       if (unseen.length !== KINDS) throw new RangeError(`unseen: expected ${KINDS} entries, got ${unseen.length}`);
-      this.unseen.set(unseen);
-      this.ownUnseen = false;
+      w.unseenStore.set(unseen);
+      w.ownUnseen = false;
     }
     // The hand is unchanged: profiles prepared for it stay valid, the near-kinds list does not.
-    if (this.profVersion === this.version) this.profVersion++;
+    if (w.profVersion === this.version) w.profVersion++;
     this.version++;
   }
 
@@ -292,13 +340,17 @@ export class HandState {
    * melds or elsewhere are the caller's to drop). Returns how many bits are set.
    */
   waitMasks(out: Uint16Array = this.masks, minus: Tile = -1): number {
+    if (minus >= 0) return this.waitMasksLess(out, minus);
+    if (this.tiles !== this.max - 1) this.wrongSize('waits', this.max - 1);
     const k = this.keys;
-    if (minus < 0) {
-      if (this.tiles !== this.max - 1) this.wrongSize('waits', this.max - 1);
-      return waitMasksFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, out);
-    }
+    return waitMasksFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, out);
+  }
+
+  /** `waitMasks` of this hand less one `minus`. */
+  private waitMasksLess(out: Uint16Array, minus: Tile): number {
     if (!(this.counts[minus]! > 0)) this.refuse('waits less', minus);
     if (this.tiles !== this.max) this.wrongSize('waits less a tile', this.max);
+    const k = this.keys;
     const s = KEY_INDEX[minus]!;
     k[s]! -= KEY_UNIT[minus]!;
     const n = waitMasksFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, out);
@@ -308,8 +360,9 @@ export class HandState {
 
   /** `waitMasks` as tile ids, ascending (a new array). */
   waits(minus: Tile = -1): Tile[] {
-    const found = this.waitMasks(this.masks, minus);
-    return found === 0 ? [] : masksToTiles(this.masks, found);
+    const m = this.masks;
+    const found = this.waitMasks(m, minus);
+    return found === 0 ? [] : masksToTiles(m, found);
   }
 
   // ───────────────────────── shanten ─────────────────────────
@@ -391,9 +444,10 @@ export class HandState {
    * `melds` sets laid down): the other suits' profiles are combined once per state.
    */
   private suitShanten(i: number, key: number, tiles: number, melds: number): number {
-    if (this.profVersion !== this.version) this.prepareProfiles();
-    if (i === 3) return shantenFromTriple(this.abc, honorProfileOf(key), tiles, melds);
-    return shantenFromTriple(tripleProfileOf(this.restPair[i]!, suitProfileOf(key)), this.prof[3]!, tiles, melds);
+    const w = this.work();
+    if (w.profVersion !== this.version) this.prepareProfiles();
+    if (i === 3) return shantenFromTriple(w.abc, honorProfileOf(key), tiles, melds);
+    return shantenFromTriple(tripleProfileOf(w.restPair[i]!, suitProfileOf(key)), w.prof[3]!, tiles, melds);
   }
 
   // ───────────────────────── improving tiles ─────────────────────────
@@ -414,30 +468,31 @@ export class HandState {
    * `unseen[t]` over the kinds t whose draw improves it.
    */
   acceptance(): number {
+    const w = this.work();
     if (this.tiles !== this.max - 1) this.wrongSize('acceptance', this.max - 1);
     const base = this.shanten();
     if (base === 0) return this.waitCopies(-1);
-    if (this.prepVersion !== this.version) this.prepare();
-    const P = this.prof;
-    const R = this.restPair;
-    const J = this.listJ;
-    const A = this.listA;
-    const N = this.listLeft;
+    if (w.prepVersion !== this.version) this.prepare();
+    const P = w.prof;
+    const R = w.restPair;
+    const J = w.listJ;
+    const A = w.listA;
+    const N = w.listLeft;
     const tiles = this.tiles + 1;
     const m = this.melds;
     let total = 0;
-    for (let x = 0; x < this.listN; x++) {
+    for (let x = 0; x < w.listN; x++) {
       const j = J[x]!;
-      const sh = j === 3 ? shantenFromTriple(this.abc, A[x]!, tiles, m) : shantenFromTriple(tripleProfileOf(R[j]!, A[x]!), P[3]!, tiles, m);
+      const sh = j === 3 ? shantenFromTriple(w.abc, A[x]!, tiles, m) : shantenFromTriple(tripleProfileOf(R[j]!, A[x]!), P[3]!, tiles, m);
       total += N[x]! & ((sh - base) >> 31);
     }
-    if (this.prepFours > 0 || (m < 5 && shantenFromTriple(this.abc, P[3]!, tiles - 1, m + 1) === base - 3)) {
-      if (this.farVersion !== this.version) this.prepareFar();
+    if (w.prepFours > 0 || (m < 5 && shantenFromTriple(w.abc, P[3]!, tiles - 1, m + 1) === base - 3)) {
+      if (w.farVersion !== this.version) this.prepareFar();
       for (let j = 0; j < 4; j++) {
-        const left = this.farLeft[j]!;
+        const left = w.farLeft[j]!;
         if (left === 0) continue;
-        const f = this.farProf[j]!;
-        const sh = j === 3 ? shantenFromTriple(this.abc, f, tiles, m) : shantenFromTriple(tripleProfileOf(R[j]!, f), P[3]!, tiles, m);
+        const f = w.farProf[j]!;
+        const sh = j === 3 ? shantenFromTriple(w.abc, f, tiles, m) : shantenFromTriple(tripleProfileOf(R[j]!, f), P[3]!, tiles, m);
         total += left & ((sh - base) >> 31);
       }
     }
@@ -456,17 +511,18 @@ export class HandState {
    * is memoised, so discards that leave their suit in the same profile share it.
    */
   acceptanceAfterDiscard(t: Tile, after: number = this.shantenAfterDiscard(t)): number {
+    const w = this.work();
     const c = this.counts;
     if (!(c[t]! > 0)) this.refuse('discard', t);
     if (this.tiles !== this.max) this.wrongSize('acceptanceAfterDiscard', this.max);
     const s = after;
     // Ready after the discard: the improving tiles are the waits (one table walk).
     if (s === 0) return this.waitCopies(t);
-    if (this.prepVersion !== this.version) this.prepare();
+    if (w.prepVersion !== this.version) this.prepare();
     const k = this.keys;
-    const avail = this.avail;
-    const P = this.prof;
-    const R = this.restPair;
+    const avail = w.avail;
+    const P = w.prof;
+    const R = w.restPair;
     const ti = KEY_INDEX[t]!;
     const ki = k[ti]! - KEY_UNIT[t]!;
     const q = ti === 3 ? honorProfileOf(ki) : suitProfileOf(ki);
@@ -474,12 +530,12 @@ export class HandState {
     const m = this.melds;
     const slot = ti * 256 + q;
     let total = 0;
-    if (MEMO_STAMP[slot] === this.prepStamp && MEMO_S[slot] === s) total = MEMO[slot]!;
+    if (MEMO_STAMP[slot] === w.prepStamp && MEMO_S[slot] === s) total = MEMO[slot]!;
     else {
       // Drawn near kinds in the other suits (listed by prepare()): the other two suits are
       // combined first, so each list entry costs one or two table reads.
-      const W = this.withQ;
-      let abcQ = this.abc;
+      const W = w.withQ;
+      let abcQ = w.abc;
       if (ti === 3) {
         W[0] = R[0]!;
         W[1] = R[1]!;
@@ -492,10 +548,10 @@ export class HandState {
         abcQ = tripleProfileOf(R[ti]!, q);
       }
       const h = ti === 3 ? q : P[3]!;
-      const J = this.listJ;
-      const A = this.listA;
-      const N = this.listLeft;
-      const end = this.listN;
+      const J = w.listJ;
+      const A = w.listA;
+      const N = w.listLeft;
+      const end = w.listN;
       for (let x = 0; x < end; x++) {
         const j = J[x]!;
         if (j === ti) continue;
@@ -506,7 +562,7 @@ export class HandState {
       }
       MEMO[slot] = total;
       MEMO_S[slot] = s;
-      MEMO_STAMP[slot] = this.prepStamp;
+      MEMO_STAMP[slot] = w.prepStamp;
       // A far tile could help by filling a set of drawn tiles alone (see above).
       MEMO_SET_DRAWN[slot] = m < 5 && shantenFromTriple(abcQ, h, tiles - 1, m + 1) === s - 3 ? 1 : 0;
     }
@@ -514,7 +570,7 @@ export class HandState {
     // kind or, in a number suit, a neighbour within two), as a rank bitmask.
     const from = ti * 9;
     const r = t - from;
-    const suitHeld = this.suitHeld[ti]!;
+    const suitHeld = w.suitHeld[ti]!;
     const held = c[t] === 1 ? suitHeld & ~(1 << r) : suitHeld;
     const nearMask = nearRanks(held, ti);
     for (let bits = nearMask; bits !== 0; bits &= bits - 1) {
@@ -524,11 +580,11 @@ export class HandState {
       const kk = ki + RANK_UNIT[rank]!;
       const sh =
         ti === 3
-          ? shantenFromTriple(this.abc, honorProfileOf(kk), tiles, m)
+          ? shantenFromTriple(w.abc, honorProfileOf(kk), tiles, m)
           : shantenFromTriple(tripleProfileOf(R[ti]!, suitProfileOf(kk)), P[3]!, tiles, m);
       total += left & ((sh - s) >> 31);
     }
-    if ((MEMO_SET_DRAWN[slot]! | (this.prepFours - (c[t] === 4 ? 1 : 0))) !== 0) total += this.farAfterDiscard(t, q, nearMask, s);
+    if ((MEMO_SET_DRAWN[slot]! | (w.prepFours - (c[t] === 4 ? 1 : 0))) !== 0) total += this.farAfterDiscard(t, q, nearMask, s);
     return total;
   }
 
@@ -537,26 +593,27 @@ export class HandState {
    * discard, `nearMask` its near ranks then, `s` the shanten then). Rarely needed, so plain.
    */
   private farAfterDiscard(t: Tile, q: number, nearMask: number, s: number): number {
-    if (this.farVersion !== this.version) this.prepareFar();
-    const P = this.prof;
-    const R = this.restPair;
+    const w = this.work();
+    if (w.farVersion !== this.version) this.prepareFar();
+    const P = w.prof;
+    const R = w.restPair;
     const ti = KEY_INDEX[t]!;
     const tiles = this.tiles;
     const m = this.melds;
     // Other suits: as in the memoised loop, with each suit's far profile.
-    const abcQ = ti === 3 ? this.abc : tripleProfileOf(R[ti]!, q);
+    const abcQ = ti === 3 ? w.abc : tripleProfileOf(R[ti]!, q);
     const h = ti === 3 ? q : P[3]!;
     let total = 0;
     for (let j = 0; j < 4; j++) {
-      const left = this.farLeft[j]!;
+      const left = w.farLeft[j]!;
       if (j === ti || left === 0) continue;
-      const f = this.farProf[j]!;
+      const f = w.farProf[j]!;
       let sh: number;
       if (j === 3) sh = shantenFromTriple(abcQ, f, tiles, m);
       else {
         const other = 3 - j - (ti === 3 ? 0 : ti); // the number suit that is neither j nor ti (ti a number suit)
-        const w = ti === 3 ? R[j]! : pairProfileOf(P[other]!, q);
-        sh = shantenFromTriple(tripleProfileOf(w, f), h, tiles, m);
+        const rest = ti === 3 ? R[j]! : pairProfileOf(P[other]!, q);
+        sh = shantenFromTriple(tripleProfileOf(rest, f), h, tiles, m);
       }
       total += left & ((sh - s) >> 31);
     }
@@ -564,11 +621,11 @@ export class HandState {
     const from = ti * 9;
     const far = ~nearMask & (ti === 3 ? 0x7f : 0x1ff);
     let left = 0;
-    for (let bits = far; bits !== 0; bits &= bits - 1) left += this.unseen[from + 31 - Math.clz32(bits & -bits)]!;
+    for (let bits = far; bits !== 0; bits &= bits - 1) left += w.unseenStore[from + 31 - Math.clz32(bits & -bits)]!;
     if (left !== 0) {
       const ki = this.keys[ti]! - KEY_UNIT[t]!;
       const f = farProfileOf(ti, q, ki, RANK_UNIT[31 - Math.clz32(far & -far)]!);
-      const sh = ti === 3 ? shantenFromTriple(this.abc, f, tiles, m) : shantenFromTriple(tripleProfileOf(R[ti]!, f), P[3]!, tiles, m);
+      const sh = ti === 3 ? shantenFromTriple(w.abc, f, tiles, m) : shantenFromTriple(tripleProfileOf(R[ti]!, f), P[3]!, tiles, m);
       total += left & ((sh - s) >> 31);
     }
     return total;
@@ -588,11 +645,12 @@ export class HandState {
 
   /** `unseen`, refilled as 4 − counts first if no `setUnseen` is in force and the hand changed. */
   private currentUnseen(): Uint8Array {
-    const U = this.unseen;
-    if (this.ownUnseen && this.unseenVersion !== this.version) {
+    const w = this.work();
+    const U = w.unseenStore;
+    if (w.ownUnseen && w.unseenVersion !== this.version) {
       const c = this.counts;
       for (let t = 0; t < KINDS; t++) U[t] = 4 - c[t]!;
-      this.unseenVersion = this.version;
+      w.unseenVersion = this.version;
     }
     return U;
   }
@@ -602,11 +660,12 @@ export class HandState {
    * held ranks, and the list of near kinds with the profile of their suit once drawn.
    */
   private prepare(): void {
-    if (this.profVersion !== this.version) this.prepareProfiles();
+    const w = this.work();
+    if (w.profVersion !== this.version) this.prepareProfiles();
     const stamp = ++stampCounter;
     const c = this.counts;
     let U = this.currentUnseen();
-    const H = this.suitHeld;
+    const H = w.suitHeld;
     // Held ranks per suit and the kinds held four times, branch-free: (x + 255) >> 8 is 1 for
     // x = 1…4, (x + 4) >> 3 is 1 for x = 4. (Straight from the counts: after a `load` the held
     // bitmasks are not counted yet, and the bots' path never needs them.)
@@ -622,16 +681,16 @@ export class HandState {
       }
       H[j] = m;
     }
-    this.prepFours = fours;
+    w.prepFours = fours;
     if (fours !== 0) {
       // A kind held four times has no unseen copy; zeroing it in a copy also keeps its key in
       // range should a caller's `unseen` say otherwise. (c − 4) >> 31 is −1 for c < 4, 0 for 4.
-      const A = this.availCopy;
+      const A = w.availCopy;
       for (let t = 0; t < KINDS; t++) A[t] = U[t]! & ((c[t]! - 4) >> 31);
       U = A;
     }
-    this.avail = U;
-    this.listN = 0;
+    w.avail = U;
+    w.listN = 0;
     // Per suit, the near kinds from the held-ranks masks, in ascending order.
     for (let j = 0; j < 4; j++) {
       for (let bits = nearRanks(H[j]!, j); bits !== 0; bits &= bits - 1) {
@@ -640,22 +699,23 @@ export class HandState {
         if (left !== 0) this.listDraw(j, r, left, stamp);
       }
     }
-    this.prepStamp = stamp;
-    this.prepVersion = this.version;
+    w.prepStamp = stamp;
+    w.prepVersion = this.version;
   }
 
   /** Per-state, when a far tile may help: each suit's far unseen copies and the profile a far tile gives it. */
   private prepareFar(): void {
-    if (this.prepVersion !== this.version) this.prepare();
-    const U = this.unseen;
+    const w = this.work();
+    if (w.prepVersion !== this.version) this.prepare();
+    const U = w.unseenStore;
     for (let j = 0; j < 4; j++) {
-      const far = ~nearRanks(this.suitHeld[j]!, j) & (j === 3 ? 0x7f : 0x1ff);
+      const far = ~nearRanks(w.suitHeld[j]!, j) & (j === 3 ? 0x7f : 0x1ff);
       let left = 0;
       for (let bits = far; bits !== 0; bits &= bits - 1) left += U[j * 9 + 31 - Math.clz32(bits & -bits)]!;
-      this.farLeft[j] = left;
-      if (left !== 0) this.farProf[j] = farProfileOf(j, this.prof[j]!, this.keys[j]!, RANK_UNIT[31 - Math.clz32(far & -far)]!);
+      w.farLeft[j] = left;
+      if (left !== 0) w.farProf[j] = farProfileOf(j, w.prof[j]!, this.keys[j]!, RANK_UNIT[31 - Math.clz32(far & -far)]!);
     }
-    this.farVersion = this.version;
+    w.farVersion = this.version;
   }
 
   /**
@@ -663,26 +723,28 @@ export class HandState {
    * with it drawn (kinds whose draw gives their suit the same profile give the same shanten).
    */
   private listDraw(j: number, r: number, left: number, stamp: number): void {
+    const w = this.work();
     const kk = this.keys[j]! + RANK_UNIT[r]!;
     const a = j === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
     const slot = j * 256 + a;
     if (SEEN_STAMP[slot] === stamp) {
-      this.listLeft[SEEN_AT[slot]!]! += left;
+      w.listLeft[SEEN_AT[slot]!]! += left;
       return;
     }
-    const n = this.listN++;
+    const n = w.listN++;
     SEEN_STAMP[slot] = stamp;
     SEEN_AT[slot] = n;
-    this.listLeft[n] = left;
-    this.listJ[n] = j;
-    this.listA[n] = a;
+    w.listLeft[n] = left;
+    w.listJ[n] = j;
+    w.listA[n] = a;
   }
 
   /** Per-state: the suits' profiles and their combinations. */
   private prepareProfiles(): void {
+    const w = this.work();
     const k = this.keys;
-    const P = this.prof;
-    const R = this.restPair;
+    const P = w.prof;
+    const R = w.restPair;
     P[0] = suitProfileOf(k[0]!);
     P[1] = suitProfileOf(k[1]!);
     P[2] = suitProfileOf(k[2]!);
@@ -690,47 +752,23 @@ export class HandState {
     R[0] = pairProfileOf(P[1]!, P[2]!);
     R[1] = pairProfileOf(P[0]!, P[2]!);
     R[2] = pairProfileOf(P[0]!, P[1]!);
-    this.abc = tripleProfileOf(R[2]!, P[2]!);
-    this.profVersion = this.version;
+    w.abc = tripleProfileOf(R[2]!, P[2]!);
+    w.profVersion = this.version;
   }
 
-  /** Bumped by every change (hand or unseen copies): the per-state caches below carry the version they were made for. */
-  private version = 0;
-  private profVersion = -1;
-  private prepVersion = -1;
-  /** Stamp of the last `prepare` (unique in the process): memo entries carrying it are this state's. */
-  private prepStamp = -1;
-  /** Profile ids of the suits (m, p, s, honours). */
-  private readonly prof = new Uint16Array(4);
-  /** For number suit i: the other two number suits combined. */
-  private readonly restPair = new Uint16Array(3);
-  /** The three number suits combined. */
-  private abc = 0;
-  /** Scratch: for number suit j, the other number suit combined with the discard's suit. */
-  private readonly withQ = new Uint16Array(3);
-  /** Near, drawable kinds grouped by (suit, profile of the suit with it drawn): copies, suit, profile. */
-  private readonly listLeft = new Uint8Array(KINDS);
-  private readonly listJ = new Uint8Array(KINDS);
-  private readonly listA = new Uint16Array(KINDS);
-  private listN = 0;
-  /** The unseen copies as of the last `prepare`: `unseen`, or `availCopy` when a kind is held four times. */
-  private avail: Uint8Array = NO_U8;
-  private readonly availCopy = new Uint8Array(KINDS);
-  /** Per suit, as of the last `prepareFar`: the far kinds' unseen copies and the profile a far tile gives it. */
-  private farVersion = -1;
-  private readonly farLeft = new Int32Array(4);
-  private readonly farProf = new Uint16Array(4);
-  /** Kinds held four times (as of the last `prepare`). */
-  private prepFours = 0;
-  /** Bit r of suit i: the hand holds rank r + 1 of it (as of the last `prepare`). */
-  private readonly suitHeld = new Uint16Array(4);
+  /** The per-state caches (made on first use). */
+  private work(): Workspace {
+    let w = this.ws;
+    if (w === null) this.ws = w = new Workspace();
+    return w;
+  }
 
   // ───────────────────────── misc ─────────────────────────
 
   /** A copy (same tiles, melds and unseen copies, own storage) that can be changed independently. */
   clone(): HandState {
     const h = new HandState(this.counts, this.melds);
-    if (!this.ownUnseen) h.setUnseen(this.unseen);
+    if (this.ws !== null && !this.ws.ownUnseen) h.setUnseen(this.ws.unseenStore);
     return h;
   }
 
