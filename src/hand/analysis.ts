@@ -113,11 +113,6 @@ export function winTarget(melds: number): number {
   return 1 + 4 * (5 - melds);
 }
 
-/** Complete hand check from suit keys: four array reads. */
-export function winFromKeys(k0: number, k1: number, k2: number, k3: number, melds: number): boolean {
-  return suitWin[k0]! + suitWin[k1]! + suitWin[k2]! + honorWin[k3]! === winTarget(melds);
-}
-
 /**
  * Shanten from suit keys and the concealed tile count (16 − 3·melds or 17 − 3·melds):
  * min Σ def over the suits (three lookups in the combine tables) + 3n + 1 − tiles.

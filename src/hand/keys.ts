@@ -8,9 +8,6 @@
  */
 import { KINDS, type Tile } from '../core/tiles.js';
 
-/** Keys per hand: m, p, s, honours. */
-export const KEY_COUNT = 4;
-
 /** Weight of rank r + 1 in a key: RANK_UNIT[r] = 5^r, r = 0…9 (RANK_UNIT[9] is the number of 9-rank keys). */
 export const RANK_UNIT: readonly number[] = Array.from({ length: 10 }, (_, r) => 5 ** r);
 
