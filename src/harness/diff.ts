@@ -121,6 +121,61 @@ function compareKeys(a: unknown[], b: unknown[]): number {
   return 0;
 }
 
+const W_SEAT = WIN_COLUMNS.findIndex((c) => c.name === 'seat');
+const W_KEY_COLS = ['deal', 'arm', 'seating', 'hand'].map((n) => WIN_COLUMNS.findIndex((c) => c.name === n));
+
+/** Order of two win rows' hands (deal, arm, seating, hand). */
+function compareWinKeys(a: unknown[], b: unknown[]): number {
+  for (const i of W_KEY_COLS) {
+    const d = (a[i] as number) - (b[i] as number);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Win rows grouped by hand (consecutive rows with the same deal, arm, seating and hand). */
+async function* winGroups(it: AsyncGenerator<unknown[]>): AsyncGenerator<unknown[][]> {
+  let group: unknown[][] = [];
+  for await (const r of it) {
+    if (group.length > 0 && compareWinKeys(group[0]!, r) !== 0) {
+      yield group;
+      group = [];
+    }
+    group.push(r);
+  }
+  if (group.length > 0) yield group;
+}
+
+/**
+ * Compare two streams of win rows (WIN_COLUMNS order, in hand order), matched by (deal, arm,
+ * seating, hand, seat), so a hand whose winners changed does not shift every row after it.
+ * A row differs when its match is missing or any value but the profile label differs.
+ */
+export async function compareWinRows(a: AsyncGenerator<unknown[]>, b: AsyncGenerator<unknown[]>): Promise<{ a: number; b: number; changed: number }> {
+  const profileCol = WIN_COLUMNS.findIndex((c) => c.name === 'profile');
+  const same = (x: unknown[], y: unknown[]) => x.every((v, i) => i === profileCol || v === y[i]);
+  const wa = winGroups(a);
+  const wb = winGroups(b);
+  const out = { a: 0, b: 0, changed: 0 };
+  let ga = await wa.next();
+  let gb = await wb.next();
+  while (!ga.done || !gb.done) {
+    const order = ga.done ? 1 : gb.done ? -1 : compareWinKeys(ga.value[0]!, gb.value[0]!);
+    const left = order <= 0 && !ga.done ? ga.value : [];
+    const right = order >= 0 && !gb.done ? gb.value : [];
+    out.a += left.length;
+    out.b += right.length;
+    for (const x of left) {
+      const y = right.find((r) => r[W_SEAT] === x[W_SEAT]);
+      if (!y || !same(x, y)) out.changed++;
+    }
+    for (const y of right) if (!left.some((x) => x[W_SEAT] === y[W_SEAT])) out.changed++;
+    if (order <= 0) ga = await wa.next();
+    if (order >= 0) gb = await wb.next();
+  }
+  return out;
+}
+
 function describe(r: unknown[]): string {
   const winners = [0, 1, 2, 3].filter((s) => ((r[H.winners!] as number) >> s) & 1);
   const who = winners.map((s) => `seat ${s} ${r[H[`tai_${s}`]!]} tai`).join(', ');
@@ -199,20 +254,7 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
     }
   }
 
-  // Win rows in lockstep (same order as hands); any difference in tai, patterns or the hand counts.
-  const wa = rows(join(a, 'wins.arrow'), WIN_COLUMNS);
-  const wb = rows(join(b, 'wins.arrow'), WIN_COLUMNS);
-  const profileCol = WIN_COLUMNS.findIndex((c) => c.name === 'profile');
-  let winsA = 0;
-  let winsB = 0;
-  let winsChanged = 0;
-  for (;;) {
-    const [x, y] = await Promise.all([wa.next(), wb.next()]);
-    if (x.done && y.done) break;
-    if (!x.done) winsA++;
-    if (!y.done) winsB++;
-    if (x.done || y.done || !(x.value as unknown[]).every((v, i) => i === profileCol || v === (y.value as unknown[])[i])) winsChanged++;
-  }
+  const { a: winsA, b: winsB, changed: winsChanged } = await compareWinRows(rows(join(a, 'wins.arrow'), WIN_COLUMNS), rows(join(b, 'wins.arrow'), WIN_COLUMNS));
 
   const patterns: PatternChange[] = [];
   const bots: BotChange[] = [];
