@@ -3,8 +3,10 @@
  * exposed sets, or two with the wall running low (under 24 drawable tiles). Then, when
  * its own hand is far from ready (shanten 2 or more), it folds: claims nothing but a win
  * and discards the safest tile — one every threatening opponent has already discarded,
- * else an honour most of whose copies are visible, else a terminal. Closer to ready, it
- * keeps the greedy pace but picks the safest of its equally fast discards.
+ * else an honour (the more of its copies are visible, the safer; any honour before a
+ * terminal), else a terminal, a suit tile three ranks from one the threat discarded (suji)
+ * counting a little safer. Closer to ready, it keeps the greedy pace but picks the safest
+ * of its equally fast discards.
  */
 import { ActionKind, type Action, type BotFactory, type View } from '../src/index.js';
 import { sharedHandEval, bestClaim, bestDiscard, discardAction, findAction } from './lib.js';
@@ -27,7 +29,7 @@ export function safety(view: View, t: number, threats: readonly number[]): numbe
     else {
       const r = t % 9;
       s = r === 0 || r === 8 ? 3 : r === 1 || r === 7 ? 2 : 1;
-      // A suit tile next to one the opponent discarded is a little safer (suji-like).
+      // A suit tile three ranks from one the opponent discarded is a little safer (suji).
       if ((r >= 3 && view.hasDiscarded(o, t - 3)) || (r <= 5 && view.hasDiscarded(o, t + 3))) s += 2;
     }
     if (s < worst) worst = s;

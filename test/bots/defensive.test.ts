@@ -71,13 +71,10 @@ describe('defensive folding with nothing the threat has discarded', () => {
     expect(decide(greedy, t, 3)).toBe('discard 9m');
   });
 
-  // DISCREPANCY (bots/defensive.ts): the doc ranks "an honour most of whose copies are visible,
-  // else a terminal", but `safety` scores an honour 2 + 2·min(3, visible), so a fresh one (only
-  // its own copy visible: 4) outranks every terminal (3; 5 beside a discard). Here seat 3
-  // throws its lone 2z, three copies unseen, rather than a terminal. Written as the doc states
-  // it; expected to fail until the doc or the bot changes.
-  it.fails('prefers a terminal to an honour none of whose other copies are visible', () => {
-    expect(TERMINALS).toContain(decide(defensive, freshHonour(), 3));
+  // bots/defensive.ts: an honour scores 2 + 2·min(3, visible) — a fresh one (only its own copy
+  // visible: 4) outranks every terminal (3; 5 beside a suji discard) — so any honour goes first.
+  it('prefers an honour to a terminal, even one none of whose other copies are visible', () => {
+    expect(decide(defensive, freshHonour(), 3)).toBe('discard 2z');
   });
 
   it('with no honour to throw, a terminal before a middle tile (greedy throws the idle 4s)', () => {
