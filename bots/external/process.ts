@@ -55,7 +55,7 @@ export interface StartOptions {
 }
 
 /** How long a bot being stopped for a fault may read tw16's error line before it is killed (ms). */
-const ABORT_GRACE_MS = 200;
+const ABORT_GRACE_MS = 500;
 
 /** The longest the hello may take even with no decision limit: a program that never answers is stuck. */
 const HELLO_FLOOR_MS = 30_000;
@@ -166,8 +166,10 @@ export class BotProcess {
       await this.exited;
       clearTimeout(timer);
     } else {
-      this.kill();
+      // Ended by a fault: it exited, or it is being given ABORT_GRACE_MS to read why (abort).
+      const timer = setTimeout(() => this.kill(), ABORT_GRACE_MS);
       await this.exited;
+      clearTimeout(timer);
     }
   }
 

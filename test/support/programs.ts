@@ -10,6 +10,7 @@ export const BIN = join(ROOT, 'bin/tw16.js');
 
 /** Is python3 here? (Every machine of this project has it; the tests that need it say so and skip when not.) */
 export const HAS_PYTHON = spawnSync('python3', ['--version']).status === 0;
+if (!HAS_PYTHON) console.warn('python3 was not found on the PATH: the tests that run the Python bots (bots/examples/python, test/fixtures/bots/python) are skipped');
 
 /** A directory with a `tw16` on it (the built CLI), to put first on PATH so printed commands run as printed. */
 export function tw16Path(): string {
