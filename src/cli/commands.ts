@@ -1,6 +1,7 @@
 /** Every tw16 command, one module each. Add a command by adding one line here. */
 import type { CommandModule } from 'yargs';
 import { diffCommand } from './diff.js';
+import { mergeCommand } from './merge.js';
 import { rescoreCommand } from './rescore.js';
 import { runCommand } from './run.js';
 import { scoreCommand } from './score.js';
@@ -11,6 +12,7 @@ import { playCommand } from './play.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
   runCommand,
+  mergeCommand,
   rescoreCommand,
   diffCommand,
   scoreCommand,

@@ -1,6 +1,11 @@
 /**
  * `tw16 run EXPERIMENT [--hands N | --matches N] [--workers K] [--out DIR] [--seed S] [--batch D]
- *                      [--bots A,B,C,D] [--tables T] [--resume] [--force] [--decision-timeout SECONDS] [--quiet]`
+ *                      [--bots A,B,C,D] [--tables T] [--resume] [--force] [--decision-timeout SECONDS] [--quiet]
+ *                      [--shard I/N | --shard auto [--shards N]] [--continue]`
+ *
+ * With --shard the run plays one of N deal ranges into OUT/shard-I-of-N (OUT: --out, default
+ * results/<name>), for tw16 merge; `auto` reads a Slurm array's or a Kubernetes Indexed Job's
+ * variables (harness/shard.ts). --continue resumes, starts, or finds the run complete: for retries.
  *
  * Exit codes: 0 complete; 1 a bot error stopped the run; 2 bad input (or a refused resume);
  * 3 an I/O failure; 130 interrupted (SIGINT, SIGTERM, SIGHUP), progress saved.
@@ -12,6 +17,7 @@ import { shellQuote } from '../core/shell.js';
 import { badDeals, loadExperiment, parseBotsFlag, type Experiment } from '../harness/experiment.js';
 import { formatSummary } from '../harness/format.js';
 import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../harness/run.js';
+import { parseShard, shardDirName, shardFromEnv, shardName, type Shard } from '../harness/shard.js';
 import { EXIT } from './exit.js';
 import { progressReporter } from './progress.js';
 
@@ -29,6 +35,9 @@ interface RunArgs {
   force?: boolean;
   decisionTimeout?: number;
   quiet?: boolean;
+  shard?: string;
+  shards?: number;
+  continue?: boolean;
 }
 
 function positiveInt(name: string, v: number | undefined, min = 1): void {
@@ -45,9 +54,17 @@ export function applyOverrides(e: Experiment, a: RunArgs): Experiment {
   return { ...e, deals: deals ?? e.deals, seed: a.seed ?? e.seed, bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots };
 }
 
-/** The command that continues this run, as typed (quoted for a shell). */
-function resumeCommand(a: RunArgs, outDir: string): string {
-  const words = ['tw16', 'run', a.experiment, '--out', outDir, '--resume'];
+/** The shard of --shard/--shards (auto: from the scheduler's variables in `env`), or undefined. */
+export function shardOf(a: Pick<RunArgs, 'shard' | 'shards'>, env: NodeJS.ProcessEnv = process.env): Shard | undefined {
+  if (a.shards !== undefined && a.shard?.trim() !== 'auto') throw new UsageError('--shards N goes with --shard auto (a Kubernetes Indexed Job: N is its completions)');
+  if (a.shard === undefined) return undefined;
+  positiveInt('shards', a.shards);
+  return a.shard.trim() === 'auto' ? shardFromEnv(env, a.shards) : parseShard(a.shard);
+}
+
+/** The command that continues this run, as typed (quoted for a shell); a shard's as I/N, into the same directory. */
+function resumeCommand(a: RunArgs, outDir: string, shard?: Shard, outBase?: string): string {
+  const words = ['tw16', 'run', a.experiment, '--out', shard ? outBase! : outDir, ...(shard ? ['--shard', shardName(shard)] : []), '--resume'];
   if (a.hands !== undefined) words.push('--hands', String(a.hands));
   if (a.matches !== undefined) words.push('--matches', String(a.matches));
   if (a.seed !== undefined) words.push('--seed', a.seed);
@@ -57,10 +74,10 @@ function resumeCommand(a: RunArgs, outDir: string): string {
 }
 
 /** Tell the user how an unfinished run ended and how to go on; the exit code. */
-function reportStop(r: RunOutcome, a: RunArgs, outDir: string): number {
+function reportStop(r: RunOutcome, a: RunArgs, outDir: string, shard?: Shard, outBase?: string): number {
   const kept = `progress saved: ${r.dealsDone.toLocaleString('en-US')} of ${r.deals.toLocaleString('en-US')} deals (complete jobs) in ${outDir}`;
   if (r.status === 'interrupted') {
-    process.stderr.write(`tw16: run interrupted; ${kept}\ncontinue with: ${resumeCommand(a, outDir)}\n`);
+    process.stderr.write(`tw16: run interrupted; ${kept}\ncontinue with: ${resumeCommand(a, outDir, shard, outBase)}\n`);
     return EXIT.INTERRUPTED;
   }
   if (r.error?.kind === 'internal') {
@@ -69,7 +86,7 @@ function reportStop(r: RunOutcome, a: RunArgs, outDir: string): number {
   }
   process.stderr.write(
     `tw16: run stopped: ${r.error?.message}\n${kept}; a bot whose code changed cannot resume (start over with --force); ` +
-      `if the failure was passing (a time limit on a loaded machine), continue with: ${resumeCommand(a, outDir)}\n`,
+      `if the failure was passing (a time limit on a loaded machine), continue with: ${resumeCommand(a, outDir, shard, outBase)}\n`,
   );
   return EXIT.BOT_ERROR_OR_DIFFERENT;
 }
@@ -101,7 +118,18 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('resume', { type: 'boolean', default: false, describe: 'continue the unfinished run in the output directory (verified first: any change is refused)' })
       .option('force', { type: 'boolean', default: false, describe: 'replace the complete result in the output directory (when this run completes), or discard an unfinished run there' })
       .option('decision-timeout', { type: 'number', describe: `seconds a bot may take over one decision (default ${DEFAULT_DECISION_TIMEOUT_MS / 1000}; 0: no limit)` })
-      .option('quiet', { type: 'boolean', default: false, describe: 'print no summary table and no progress' }),
+      .option('quiet', { type: 'boolean', default: false, describe: 'print no summary table and no progress' })
+      .option('shard', {
+        type: 'string',
+        describe:
+          'play only shard I of N (I/N: the I-th of N contiguous, near-equal deal ranges) into OUT/shard-I-of-N, for tw16 merge; auto: from SLURM_ARRAY_TASK_ID/_COUNT/_MIN/_MAX (a Slurm job array) or JOB_COMPLETION_INDEX with --shards (a Kubernetes Indexed Job)',
+      })
+      .option('shards', { type: 'number', describe: 'with --shard auto in a Kubernetes Indexed Job: the number of shards (the Job\'s completions)' })
+      .option('continue', {
+        type: 'boolean',
+        default: false,
+        describe: "for a scheduler's retries: resume the unfinished run in the output directory if there is one, else start; if it already holds this run's complete result, do nothing (exit 0)",
+      }),
   handler: async (a) => {
     const experiment = applyOverrides(loadExperiment(a.experiment), a);
     positiveInt('workers', a.workers, 0);
@@ -109,7 +137,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
     positiveInt('tables', a.tables);
     if (a.decisionTimeout !== undefined && !(a.decisionTimeout >= 0)) throw new UsageError(`--decision-timeout: expected seconds ≥ 0, got ${a.decisionTimeout}`);
     if (a.resume && a.force) throw new UsageError('--resume continues the run in the output directory, --force discards it: give one');
-    const outDir = a.out ?? join('results', experiment.name);
+    if (a.continue && (a.resume || a.force)) throw new UsageError('--continue itself decides whether to start or resume (and never replaces a result): give it without --resume and --force');
+    const shard = shardOf(a);
+    const outBase = a.out ?? join('results', experiment.name);
+    const outDir = shard ? join(outBase, shardDirName(shard)) : outBase;
 
     // SIGINT (Ctrl-C), SIGTERM (timeout, CI) and SIGHUP: stop at once, saving progress.
     const controller = new AbortController();
@@ -130,16 +161,26 @@ export const runCommand: CommandModule<object, RunArgs> = {
         ...(a.decisionTimeout !== undefined ? { decisionTimeoutMs: a.decisionTimeout * 1000 } : {}),
         resume: a.resume ?? false,
         force: a.force ?? false,
+        continue: a.continue ?? false,
+        ...(shard ? { shard } : {}),
         report: true,
         signal: controller.signal,
         ...(a.quiet ? {} : { onProgress: progressReporter(tty, (s) => process.stderr.write(s)) }),
       });
       if (tty && !a.quiet) process.stderr.write('\n');
       if (r.status !== 'complete') {
-        process.exitCode = reportStop(r, a, outDir);
+        process.exitCode = reportStop(r, a, outDir, shard, outBase);
+        return;
+      }
+      if (r.alreadyComplete) {
+        process.stdout.write(`nothing to do: ${outDir} already holds this ${shard ? `shard (${shardName(shard)})` : 'run'}, complete\n`);
         return;
       }
       const rate = `${r.hands.toLocaleString('en-US')} hands in ${r.seconds.toFixed(1)} s: ${Math.round(r.handsPerSecond).toLocaleString('en-US')} hands/s`;
+      if (shard) {
+        process.stdout.write(`${rate}\nwrote shard ${shardName(shard)} (${r.deals.toLocaleString('en-US')} deals) to ${outDir}: ${(r.files ?? []).join(', ')}\nmerge the shards with: tw16 merge ${outBase} ${join(outBase, 'shard-*')}\n`);
+        return;
+      }
       if (!a.quiet && r.summary) process.stdout.write(`${experiment.name}: ${experiment.hypothesis}\n\n${formatSummary(r.summary)}\n`);
       process.stdout.write(`${rate}\nwrote ${outDir}: ${(r.files ?? []).join(', ')}\nreport: ${join(outDir, 'report.html')} (tables: ${join(outDir, 'report.md')})\n`);
     } finally {

@@ -8,8 +8,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, IoError, isSystemError } from '../core/errors.js';
+import type { BotFingerprint } from './botfiles.js';
 import type { ReplaySpecs } from './experiment.js';
 import { fsyncDir, hashFile, io, removeFile, removeTree, renameFile, writeAtomic } from './files.js';
+import { rangeText, shardName, type ShardRecord } from './shard.js';
 
 /** The manifest's file name, and the staging directory's. */
 export const MANIFEST = 'manifest.json';
@@ -23,22 +25,30 @@ export interface ManifestFile {
   readonly sha256: string;
 }
 
-
 /** `manifest.json`. */
 export interface Manifest {
   readonly format: typeof FORMAT;
-  /** `run` (tw16 run) or `rescore` (tw16 rescore). */
-  readonly kind: 'run' | 'rescore';
+  /** `run` (tw16 run, tw16 merge), `rescore` (tw16 rescore) or `shard` (tw16 run --shard: one deal range of a run, for tw16 merge). */
+  readonly kind: 'run' | 'rescore' | 'shard';
   /** The tw16 version that wrote the files. */
   readonly version: string;
-  /** The experiment as run (as in the Arrow files' `tw16.experiment`). */
+  /** The experiment as run (as in the Arrow files' `tw16.experiment`): the whole run's, in a shard too. */
   readonly experiment: unknown;
+  /** A shard: the SHA-256 of the experiment's JSON (runstate.ts `experimentHash`). */
+  readonly experimentSha256?: string;
+  /** A shard: which one, and its deals [first, end). */
+  readonly shard?: ShardRecord;
+  /** A shard: the rows of hands.arrow and wins.arrow. */
+  readonly rows?: { readonly hands: number; readonly wins: number };
+  /** A shard: the bots' code it was played with (botfiles.ts), so that merge can refuse a mix. */
+  readonly bots?: readonly BotFingerprint[];
   readonly replay: ReplaySpecs;
   readonly files: readonly ManifestFile[];
 }
 
-/** Files every result holds. */
+/** Files every result holds, and every shard. */
 const REQUIRED = ['hands.arrow', 'wins.arrow', 'summary.json'];
+const SHARD_REQUIRED = ['hands.arrow', 'wins.arrow'];
 /** Files derived for people, which `tw16 report` rewrites. */
 export const REPORT_FILES: readonly string[] = ['report.md', 'report.html'];
 
@@ -74,7 +84,7 @@ export async function withStaging<T>(dir: string, write: (staging: string) => Pr
 }
 
 /** Read and parse a manifest; an unreadable or malformed one is an InputError naming it. */
-function readManifest(dir: string): Manifest {
+export function readManifest(dir: string): Manifest {
   const file = join(dir, MANIFEST);
   let text: string;
   try {
@@ -107,13 +117,49 @@ function readManifest(dir: string): Manifest {
 /**
  * Check that `dir` holds a complete result: its manifest, and every file the manifest lists with
  * the recorded size and SHA-256 (the reports too, unless they are about to be rewritten). Anything
- * else is an InputError naming the directory or file.
+ * else is an InputError naming the directory or file; so is a shard, which is only part of a run.
  */
 export async function openResult(dir: string, opts: { rewritingReports?: boolean } = {}): Promise<Manifest> {
   const m = readManifest(dir);
+  if (m.kind === 'shard') {
+    const s = m.shard;
+    throw new InputError(`${dir}: a shard of a run${s ? ` (${shardName(s)}, ${rangeText(s)})` : ''}, not a whole result: merge the shards first (tw16 merge OUT SHARD_DIR…)`);
+  }
   for (const name of REQUIRED) if (!m.files.some((f) => f.name === name)) throw new InputError(`${join(dir, MANIFEST)}: does not list ${name}`);
+  await verifyFiles(dir, m, opts.rewritingReports === true);
+  return m;
+}
+
+/**
+ * Check that `dir` holds a complete shard (tw16 run --shard): a shard manifest with its range and
+ * row counts, and every file it lists with the recorded size and SHA-256. Anything else is an
+ * InputError naming the directory or file.
+ */
+export async function openShard(dir: string): Promise<Manifest & { shard: ShardRecord; rows: { hands: number; wins: number } }> {
+  const m = readManifest(dir);
+  if (m.kind !== 'shard') throw new InputError(`${dir}: not a shard: a complete ${m.kind} result (tw16 run --shard writes shards)`);
+  const s = m.shard;
+  const whole = (n: unknown): boolean => Number.isSafeInteger(n) && (n as number) >= 0;
+  const ok =
+    typeof m.experimentSha256 === 'string' &&
+    s !== undefined &&
+    [s.index, s.count, s.first, s.end].every(whole) &&
+    s.index >= 1 &&
+    s.index <= s.count &&
+    s.first < s.end &&
+    m.rows !== undefined &&
+    whole(m.rows.hands) &&
+    whole(m.rows.wins);
+  if (!ok) throw new InputError(`${join(dir, MANIFEST)}: a shard manifest without a valid experimentSha256, shard (index, count, first, end) and rows`);
+  for (const name of SHARD_REQUIRED) if (!m.files.some((f) => f.name === name)) throw new InputError(`${join(dir, MANIFEST)}: does not list ${name}`);
+  await verifyFiles(dir, m, false);
+  return m as Manifest & { shard: ShardRecord; rows: { hands: number; wins: number } };
+}
+
+/** Every file `m` lists is in `dir` with its recorded size and SHA-256 (the reports skipped when `skipReports`). */
+async function verifyFiles(dir: string, m: Manifest, skipReports: boolean): Promise<void> {
   for (const f of m.files) {
-    if (opts.rewritingReports && REPORT_FILES.includes(f.name)) continue;
+    if (skipReports && REPORT_FILES.includes(f.name)) continue;
     const hint = REPORT_FILES.includes(f.name) ? ` (tw16 report ${dir} rewrites the reports)` : '';
     const path = join(dir, f.name);
     if (!existsSync(path)) throw new InputError(`${dir}: incomplete: ${f.name}, listed in ${MANIFEST}, is missing`);
@@ -122,7 +168,6 @@ export async function openResult(dir: string, opts: { rewritingReports?: boolean
     const { sha256 } = await hashFile(path);
     if (sha256 !== f.sha256) throw new InputError(`${path}: contents differ from ${MANIFEST} (SHA-256 ${sha256.slice(0, 12)}…, recorded ${f.sha256.slice(0, 12)}…): corrupt or from another run${hint}`);
   }
-  return m;
 }
 
 /**

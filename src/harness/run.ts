@@ -12,7 +12,10 @@
  *   and `manifest.json` is written last (resultdir.ts);
  * - output bytes are a pure function of (experiment, seed, code version): rows are written in
  *   deal order and re-chunked into fixed-size record batches, so worker count, job size and
- *   resuming never show.
+ *   resuming never show;
+ * - a shard (`shard`: one of N deal ranges, shard.ts) runs the same way over its range and ends
+ *   in a shard manifest instead of the summary and reports; `tw16 merge` (merge.ts) streams the
+ *   shards through the same writers and `finish` into the single run's bytes.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -31,8 +34,9 @@ import { childList, drained, killListed } from '../../bots/external/children.js'
 import { Journal, journalBatches, verifyJournal, type RowCheck, type VerifiedJournal } from './journal.js';
 import { toBatch } from './read.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from './records.js';
-import { commitResult, hasManifest, MANIFEST, openResult, startStaging, STAGING, type Manifest } from './resultdir.js';
+import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from './resultdir.js';
 import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, type RunState } from './runstate.js';
+import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from './shard.js';
 import { summarize, type Summary } from './summary.js';
 import { newHeartbeats, Watchdog, type StuckDecision } from './watchdog.js';
 
@@ -53,6 +57,11 @@ export interface RunOptions {
   /** Replace a complete result in `outDir` (when this run completes), or discard an unfinished run there. */
   readonly force?: boolean;
   /**
+   * For a scheduler's retries: resume the unfinished run in `outDir` if there is one, else start;
+   * when `outDir` already holds this run's complete result (verified), do nothing.
+   */
+  readonly continue?: boolean;
+  /**
    * Longest a bot may take over one decision (ms; 0 = no limit). Enforced in worker threads only
    * for bots in JavaScript; a bot program must answer each request line within it, in-process too.
    */
@@ -61,12 +70,18 @@ export interface RunOptions {
   readonly tables?: number;
   /** Also write report.md and report.html into the result. */
   readonly report?: boolean;
+  /**
+   * Play only this shard's deals (shard.ts) into `outDir`, ending in a shard manifest (no summary,
+   * no reports) for tw16 merge. The files hold the whole run's metadata: only the range differs.
+   */
+  readonly shard?: Shard;
   /** Abort to stop: the jobs in flight are dropped, progress is saved, the run can be resumed. */
   readonly signal?: AbortSignal;
   /** Called after each written job (for progress output). */
   readonly onProgress?: (p: Progress) => void;
 }
 
+/** Deals are counted within the run's range (a shard's deals, or all). */
 export interface Progress {
   readonly dealsDone: number;
   readonly deals: number;
@@ -79,6 +94,7 @@ export interface Progress {
 
 export interface RunOutcome {
   readonly status: 'complete' | 'interrupted' | 'failed';
+  /** Deals done of `deals`, within the run's range (a shard's deals, or all). */
   readonly dealsDone: number;
   readonly deals: number;
   /** Hands played in this invocation (not counting resumed ones). */
@@ -90,11 +106,13 @@ export interface RunOutcome {
   readonly summary?: Summary;
   /** The files of the complete result, manifest.json last. */
   readonly files?: readonly string[];
+  /** The result was already complete (a resume or `continue` found nothing left to do). */
+  readonly alreadyComplete?: boolean;
 }
 
 /** Hands one deal produces (hands mode), or a rough number for matches (about 20 hands each). */
 export function handsPerDeal(e: Experiment): number {
-  return e.rules.length * seatings(e.seating, e.bots.length).length * (e.unit === 'hands' ? 1 : 20);
+  return e.rules.length * seatings(e.seating, e.bots.map((b) => b.name)).length * (e.unit === 'hands' ? 1 : 20);
 }
 
 /** Default deals per job: about 2,000 hands, at least one deal. */
@@ -107,6 +125,14 @@ function* planJobs(e: Experiment, firstDeal: number, dealsPerJob: number, progra
   for (let d = firstDeal, i = 0; d < e.deals; d += dealsPerJob, i++) yield { experiment: e, index: i, firstDeal: d, deals: Math.min(dealsPerJob, e.deals - d), ...programs };
 }
 
+/** The jobs of `jobs` up to deal `end`, the last one cut there (a shard's range). */
+function* upTo(jobs: Iterable<Job>, end: number): Generator<Job> {
+  for (const job of jobs) {
+    if (job.firstDeal >= end) return;
+    yield job.firstDeal + job.deals > end ? { ...job, deals: end - job.firstDeal } : job;
+  }
+}
+
 /** Schema metadata shared by both files. No timestamps: same inputs, same bytes. */
 function metadata(e: Experiment, table: string, profiles: unknown): Map<string, string> {
   return new Map([
@@ -114,33 +140,38 @@ function metadata(e: Experiment, table: string, profiles: unknown): Map<string, 
     ['tw16.version', VERSION],
     ['tw16.experiment', JSON.stringify(recordedExperiment(e))],
     ['tw16.profiles', JSON.stringify(profiles)],
-    ['tw16.seatings', JSON.stringify(seatings(e.seating, e.bots.length))],
+    ['tw16.seatings', JSON.stringify(seatings(e.seating, e.bots.map((b) => b.name)))],
   ]);
 }
 
 /**
- * A journal's rows must come in deal order within deals [0, dealsDone); hands rows (one or more
- * per deal) must cover every one of them.
+ * A journal's rows must come in deal order within deals [first, dealsDone); hands rows (one or
+ * more per deal) must cover every one of them.
  */
-function dealCheck(dealsDone: number, everyDeal: boolean): RowCheck {
-  let next = 0;
+function dealCheck(first: number, dealsDone: number, everyDeal: boolean): RowCheck {
+  let next = first;
   return {
     batch: (rb) => {
       const deal = rb.getChild('deal')?.toArray() as Uint32Array | undefined;
       if (!deal) return 'no "deal" column';
       for (let i = 0; i < deal.length; i++) {
         const d = deal[i]!;
-        if (d >= dealsDone || d < next - 1 || (everyDeal && d > next)) return `deal ${d} out of place (${RUN_STATE} records deals 0–${dealsDone - 1} done)`;
+        if (d >= dealsDone || d < first || d < next - 1 || (everyDeal && d > next)) return `deal ${d} out of place (${RUN_STATE} records deals ${first}–${dealsDone - 1} done)`;
         next = Math.max(next, d + 1);
       }
       return undefined;
     },
-    end: () => (everyDeal && next !== dealsDone ? `holds deals 0–${next - 1}, ${RUN_STATE} records 0–${dealsDone - 1} done` : undefined),
+    end: () => (everyDeal && next !== dealsDone ? `holds deals ${first}–${next - 1}, ${RUN_STATE} records ${first}–${dealsDone - 1} done` : undefined),
   };
 }
 
+/** A shard's record for messages: `shard 2/4 (deals 5,000–9,999)`, or `the whole run`. */
+function shardText(s: ShardRecord | undefined): string {
+  return s ? `shard ${shardName(s)} (${rangeText(s)})` : 'the whole run';
+}
+
 /** Why the recorded state cannot be continued by this experiment and code, or undefined. */
-function stateMismatch(state: RunState, recorded: unknown, expHash: string, e: Experiment, bots: ReturnType<typeof botFingerprints>): string | undefined {
+function stateMismatch(state: RunState, recorded: unknown, expHash: string, e: Experiment, bots: ReturnType<typeof botFingerprints>, shard: ShardRecord | undefined): string | undefined {
   if (state.version !== VERSION) return `the run was started by tw16 ${state.version}, this is ${VERSION}: start it afresh with --force`;
   if (state.experimentSha256 !== expHash || state.deals !== e.deals) {
     const was = (state.experiment ?? {}) as Record<string, unknown>;
@@ -148,6 +179,7 @@ function stateMismatch(state: RunState, recorded: unknown, expHash: string, e: E
     const fields = Object.keys(now).filter((k) => JSON.stringify(was[k]) !== JSON.stringify(now[k]));
     return `the run was started with a different experiment (${fields.join(', ') || 'contents'} differ${fields.length === 1 ? 's' : ''}): resume with the same experiment file and flags`;
   }
+  if (JSON.stringify(state.shard ?? null) !== JSON.stringify(shard ?? null)) return `the run was started as ${shardText(state.shard)}, this is ${shardText(shard)}`;
   const changed = botChange(state.bots, bots);
   if (changed) return `${changed}; its finished jobs were played by the old code: start over with --force`;
   return undefined;
@@ -160,6 +192,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const path = (f: string) => join(dir, f);
   const bad = badDeals(e.unit, e.deals);
   if (bad) throw new UsageError(`${e.source}: ${e.unit}: ${bad}`);
+  const shard = opts.shard ? shardRecord(e.deals, opts.shard) : undefined;
+  const range: DealRange = shard ?? { first: 0, end: e.deals };
 
   // Resolve bots and profiles here first: a bad name fails now, with exit 2, not in a worker.
   let resolved: Resolved;
@@ -176,18 +210,23 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   // Everything a resume depends on is checked before anything on disk changes.
   let state: RunState | undefined;
   let verified: { hands: VerifiedJournal; wins: VerifiedJournal } | undefined;
-  if (opts.resume) {
+  if (opts.continue && !opts.resume && !opts.force && !existsSync(path(RUN_STATE)) && hasManifest(dir)) {
+    const finished = await alreadyFinished(dir, expHash, shard);
+    if (finished) return finished;
+    throw new UsageError(`${dir}: holds a complete result (${MANIFEST}) of another experiment, version or shard, or a damaged one; replace it with --force, or choose another --out`);
+  }
+  if (opts.resume || (opts.continue && !opts.force && existsSync(path(RUN_STATE)))) {
     state = readRunState(dir);
-    const why = stateMismatch(state, recorded, expHash, e, bots);
+    const why = stateMismatch(state, recorded, expHash, e, bots, shard);
     if (why) throw new InputError(`${path(RUN_STATE)}: cannot resume: ${why}`);
     const done = state.checkpoint.dealsDone;
-    if (!Number.isSafeInteger(done) || done < 0 || done > e.deals) throw new InputError(`${path(RUN_STATE)}: records ${done} deals done of ${e.deals}`);
+    if (!Number.isSafeInteger(done) || done < range.first || done > range.end) throw new InputError(`${path(RUN_STATE)}: records deals done up to ${done}, outside ${rangeText(range)}`);
     verified = {
-      hands: await verifyJournal(path(JOURNALS.hands), state.checkpoint.hands, dealCheck(done, true)),
-      wins: await verifyJournal(path(JOURNALS.wins), state.checkpoint.wins, dealCheck(done, false)),
+      hands: await verifyJournal(path(JOURNALS.hands), state.checkpoint.hands, dealCheck(range.first, done, true)),
+      wins: await verifyJournal(path(JOURNALS.wins), state.checkpoint.wins, dealCheck(range.first, done, false)),
     };
-    if (done === e.deals && hasManifest(dir)) {
-      const finished = await alreadyFinished(dir, expHash);
+    if (done === range.end && hasManifest(dir)) {
+      const finished = await alreadyFinished(dir, expHash, shard);
       if (finished) return finished;
     }
   } else if (!opts.force) {
@@ -202,7 +241,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let winsOut: ArrowTableWriter | undefined;
   let handsJ: Journal | undefined;
   let winsJ: Journal | undefined;
-  const dealsAtStart = state?.checkpoint.dealsDone ?? 0;
+  const dealsAtStart = state?.checkpoint.dealsDone ?? range.first;
   let dealsDone = dealsAtStart;
   let checkpoints = state?.checkpoint.n ?? -1;
   let lastCheckpoint = 0;
@@ -210,7 +249,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     const hands = handsJ!.mark();
     const wins = winsJ!.mark();
     checkpoints++;
-    writeRunState(dir, { version: VERSION, experiment: recorded, experimentSha256: expHash, deals: e.deals, bots, checkpoint: { n: checkpoints, dealsDone, hands, wins }, ...(stopped ? { stopped } : {}) });
+    writeRunState(dir, { version: VERSION, experiment: recorded, experimentSha256: expHash, deals: e.deals, ...(shard ? { shard } : {}), bots, checkpoint: { n: checkpoints, dealsDone, hands, wins }, ...(stopped ? { stopped } : {}) });
     lastCheckpoint = performance.now();
   };
   const closeAll = (): void => {
@@ -263,7 +302,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         dealsOf.delete(nextToWrite);
         nextToWrite++;
         if (performance.now() - lastCheckpoint >= CHECKPOINT_MS) checkpoint();
-        opts.onProgress?.({ dealsDone, deals: e.deals, dealsAtStart, hands, seconds: (performance.now() - t0) / 1000 });
+        opts.onProgress?.({ dealsDone: dealsDone - range.first, deals: range.end - range.first, dealsAtStart: dealsAtStart - range.first, hands, seconds: (performance.now() - t0) / 1000 });
       }
     };
     const timeoutMs = opts.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS;
@@ -271,10 +310,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     const workers = opts.workers ?? availableParallelism();
     const stopped = (): boolean => opts.signal?.aborted === true;
 
-    const toPlay = dealsDone < e.deals; // a resume may have only the finish left
+    const toPlay = dealsDone < range.end; // a resume may have only the finish left
     if (toPlay && workers === 0) {
       try {
-        for (const job of jobs) {
+        for (const job of upTo(jobs, range.end)) {
           if (stopped() || failure) break;
           dealsOf.set(job.index, job.deals);
           const r = await runJob(job, opts.signal);
@@ -287,7 +326,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         await closePrograms();
       }
     } else if (toPlay) {
-      await runPool(e, resolved, jobs, workers, timeoutMs, opts.signal, {
+      await runPool(e, resolved, upTo(jobs, range.end), workers, timeoutMs, opts.signal, {
         submitted: (job) => dealsOf.set(job.index, job.deals),
         finished: (r) => done.set(r.index, r),
         write: () => {
@@ -298,8 +337,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     }
 
     const seconds = (performance.now() - t0) / 1000;
-    const outcome = { dealsDone, deals: e.deals, hands, seconds, handsPerSecond: seconds > 0 ? hands / seconds : 0 };
-    if (dealsDone < e.deals || failure) {
+    const outcome = { dealsDone: dealsDone - range.first, deals: range.end - range.first, hands, seconds, handsPerSecond: seconds > 0 ? hands / seconds : 0 };
+    if (dealsDone < range.end || failure) {
       checkpoint(failure ? `failed at deal ${failure.deal}: ${failure.message}` : 'interrupted');
       closeAll();
       removeTree(staging);
@@ -312,7 +351,12 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     wJ.close();
     hOut.commit();
     wOut.commit();
-    const finished = stopped() ? undefined : await finish(dir, staging, opts.report === true, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay });
+    const rows = { hands: hOut.rowsWritten, wins: wOut.rowsWritten };
+    const finished = stopped()
+      ? undefined
+      : shard
+        ? await finishShard(dir, staging, { kind: 'shard', version: VERSION, experiment: recorded, experimentSha256: expHash, shard, rows, bots, replay: resolved.replay })
+        : await finish(dir, staging, opts.report === true, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay });
     if (!finished) {
       removeTree(staging);
       return { status: 'interrupted', ...outcome };
@@ -332,8 +376,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
 /**
  * Finish a run whose data files are complete in `staging`: the summary and reports beside them,
  * then the commit (manifest last) and the removal of the run state. Undefined when stopped first.
+ * tw16 merge finishes the merged shards through here too: one path to the same bytes.
  */
-async function finish(dir: string, staging: string, report: boolean, stopped: () => boolean, info: Omit<Manifest, 'format' | 'files'>): Promise<{ summary: Summary; files: string[] } | undefined> {
+export async function finish(dir: string, staging: string, report: boolean, stopped: () => boolean, info: Omit<Manifest, 'format' | 'files'>): Promise<{ summary: Summary; files: string[] } | undefined> {
   const summary = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'));
   writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   if (report) {
@@ -348,6 +393,13 @@ async function finish(dir: string, staging: string, report: boolean, stopped: ()
   return { summary, files: [...manifest.files.map((f) => f.name), MANIFEST] };
 }
 
+/** Finish a shard whose data files are complete in `staging`: its manifest (no summary, no reports), then the removal of the run state. */
+async function finishShard(dir: string, staging: string, info: Omit<Manifest, 'format' | 'files'>): Promise<{ files: string[] }> {
+  const manifest = await commitResult(dir, staging, info);
+  cleanUpRunState(dir);
+  return { files: [...manifest.files.map((f) => f.name), MANIFEST] };
+}
+
 /** Remove what an unfinished run keeps (the result is complete). */
 function cleanUpRunState(dir: string): void {
   for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins]) removeFile(join(dir, f));
@@ -359,18 +411,21 @@ function cleanUpRunState(dir: string): void {
  * A resume of a run whose finish already committed (the process died between writing the
  * manifest and removing the run state): the result is verified and the leftovers removed.
  */
-async function alreadyFinished(dir: string, expHash: string): Promise<RunOutcome | undefined> {
+async function alreadyFinished(dir: string, expHash: string, shard: ShardRecord | undefined): Promise<RunOutcome | undefined> {
   let manifest;
   try {
-    manifest = await openResult(dir);
+    manifest = shard ? await openShard(dir) : await openResult(dir);
   } catch {
     return undefined; // not a (valid) result: finish it from the journals
   }
   if (manifest.version !== VERSION || experimentHash(manifest.experiment) !== expHash) return undefined;
+  if (JSON.stringify(manifest.shard ?? null) !== JSON.stringify(shard ?? null)) return undefined;
   cleanUpRunState(dir);
-  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
-  const deals = (manifest.experiment as { deals: number }).deals;
-  return { status: 'complete', dealsDone: deals, deals, hands: 0, seconds: 0, handsPerSecond: 0, summary, files: [...manifest.files.map((f) => f.name), MANIFEST] };
+  const files = [...manifest.files.map((f) => f.name), MANIFEST];
+  const deals = shard ? shard.end - shard.first : (manifest.experiment as { deals: number }).deals;
+  const outcome = { status: 'complete', dealsDone: deals, deals, hands: 0, seconds: 0, handsPerSecond: 0, files, alreadyComplete: true } as const;
+  if (shard) return outcome;
+  return { ...outcome, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary };
 }
 
 /** How runPool hands results back to the run. */

@@ -11,16 +11,18 @@ import { InputError, IoError, isSystemError } from '../core/errors.js';
 import type { BotFingerprint } from './botfiles.js';
 import { writeAtomic } from './files.js';
 import type { JournalMark } from './journal.js';
+import type { ShardRecord } from './shard.js';
 
 export const RUN_STATE = 'run-state.json';
 /** The journals of an unfinished run, by table. */
 export const JOURNALS = { hands: 'hands.partial.arrows', wins: 'wins.partial.arrows' } as const;
 const FORMAT = 'tw16-run-state-1';
 
-/** How far a run got: complete jobs covering deals [0, dealsDone), in the journals up to these marks. */
+/** How far a run got: complete jobs covering deals [first, dealsDone), in the journals up to these marks. */
 export interface Checkpoint {
   /** Checkpoints written so far in this run (0 = the empty journals of a fresh start). */
   readonly n: number;
+  /** The end of the deals done: the run's first deal (0, or its shard's `first`) until a job is written. */
   readonly dealsDone: number;
   readonly hands: JournalMark;
   readonly wins: JournalMark;
@@ -33,6 +35,8 @@ export interface RunState {
   readonly experiment: unknown;
   readonly experimentSha256: string;
   readonly deals: number;
+  /** A shard's run (tw16 run --shard): which one, and its deals [first, end). */
+  readonly shard?: ShardRecord;
   readonly bots: readonly BotFingerprint[];
   readonly checkpoint: Checkpoint;
   /** Why the run stopped, when it did (interrupted; failed at a deal, with the error). */
