@@ -112,7 +112,7 @@ export interface RunOutcome {
 
 /** Hands one deal produces (hands mode), or a rough number for matches (about 20 hands each). */
 export function handsPerDeal(e: Experiment): number {
-  return e.rules.length * seatings(e.seating, e.bots.map((b) => b.name)).length * (e.unit === 'hands' ? 1 : 20);
+  return e.rules.length * seatings(e.seating, e.bots.length).length * (e.unit === 'hands' ? 1 : 20);
 }
 
 /** Default deals per job: about 2,000 hands, at least one deal. */
@@ -140,7 +140,7 @@ function metadata(e: Experiment, table: string, profiles: unknown): Map<string, 
     ['tw16.version', VERSION],
     ['tw16.experiment', JSON.stringify(recordedExperiment(e))],
     ['tw16.profiles', JSON.stringify(profiles)],
-    ['tw16.seatings', JSON.stringify(seatings(e.seating, e.bots.map((b) => b.name)))],
+    ['tw16.seatings', JSON.stringify(seatings(e.seating, e.bots.length))],
   ]);
 }
 
