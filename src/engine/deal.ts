@@ -38,6 +38,7 @@ export function deal(tb: Table): void {
       if (checkInstant(tb)) return;
     }
   }
+  if (tb.luck) tb.luck.dealt(tb);
   tb.dealing = false;
   tb.cur = d;
   tb.drawn = -1;
@@ -89,6 +90,7 @@ export function drawFor(tb: Table, s: number, replacement: boolean): void {
     t = tb.wall[--tb.end]!;
     recordDraw(tb, s, t, 'back');
   }
+  if (tb.luck) tb.luck.draw(tb, s, t);
   tb.addToHand(s, t);
   tb.drawing = false;
   tb.drawn = t;

@@ -96,6 +96,7 @@ export function finish(tb: Table, outcome: Outcome, winners: Winner[], discarder
     turns: tb.turns,
     wallLeft: Math.max(0, tb.drawable()),
     deltas,
+    luck: tb.luck?.weights ? tb.luck.seats() : undefined,
   };
   if (tb.onStep) tb.onStep({ type: 'end', result: tb.final });
 }

@@ -80,6 +80,7 @@ function run(slot: Slot, input: HandInput): HandResult {
     base: input.base,
     perTai: input.perTai,
     wall: input.wall,
+    luck: input.luck,
   });
   const bots = slot.bots;
   bots.length = 0;

@@ -7,3 +7,4 @@ export { playHand, replayCommand, type HandInput } from './hand.js';
 export { playMatch, nextDeal, matchHandKey, MATCH_HAND_LIMIT, MATCH_DRY_LIMIT, type MatchInput, type MatchResult, type DealState } from './match.js';
 export { checkTable, makeChecker } from './check.js';
 export { makeRulesChecker, RuleViolation, type RulesCheckSetup } from './rules-check.js';
+export { LuckAccount, luckOf, LUCK_FEATURES, LUCK_F, LUCK_TERMS, LUCK_SCALES } from './luck.js';

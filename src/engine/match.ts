@@ -11,6 +11,7 @@
 import type { Profile } from '../rules/profiles.js';
 import type { Wind } from '../rules/types.js';
 import { playHand } from './hand.js';
+import type { LuckAccount } from './luck.js';
 import type { BotFactory, HandResult, Step } from './types.js';
 
 /** Hands a match may hold at most (dealer repeats included); hand keys are `match × this + hand`. */
@@ -42,6 +43,8 @@ export interface MatchInput {
   readonly trace?: (step: Step) => void;
   /** Called after each hand. */
   readonly onHand?: (result: HandResult) => void;
+  /** Luck accounting for every hand (luck.ts); each result then carries its seats' luck. */
+  readonly luck?: LuckAccount;
 }
 
 /** The record of one match. */
@@ -99,6 +102,7 @@ export function playMatch(input: MatchInput): MatchResult {
       perTai: input.perTai,
       check: input.check,
       trace: input.trace,
+      luck: input.luck,
     });
     for (let s = 0; s < 4; s++) scores[s]! += result.deltas[s]!;
     hands.push(result);

@@ -34,6 +34,7 @@ import { answerWindow } from './claim.js';
 import { endFalseWin } from './end.js';
 import { IllegalActionError, type DecisionPhase, type HandResult, type Step, type View } from './types.js';
 import { SeatView } from './view.js';
+import type { LuckAccount } from './luck.js';
 
 /** Meld codes in `meldKind`. */
 export const MELD_CHOW = 1;
@@ -72,6 +73,8 @@ export interface TableSetup {
   readonly perTai?: number;
   /** An injected wall (144 tiles, draw order); otherwise built from (seed, handKey). */
   readonly wall?: ArrayLike<Tile>;
+  /** Luck accounting (luck.ts): the chance-event terms of the hand are summed into it. Off when absent. */
+  readonly luck?: LuckAccount;
 }
 
 /** The referee of one hand. Fields are public for the view, the checker and tests; only `apply` changes them. */
@@ -168,6 +171,8 @@ export class Table {
   final: HandResult | null = null;
   /** Called with every step when set (allocates step objects; off in the hot path). */
   onStep: ((step: Step) => void) | null = null;
+  /** Where the hand's chance-event terms go (luck.ts), or null: off. */
+  luck: LuckAccount | null = null;
   /** The seats' views, one per seat for the table's life. */
   private readonly views: readonly SeatView[] = [0, 1, 2, 3].map((s) => new SeatView(this, s));
 
@@ -212,6 +217,8 @@ export class Table {
     this.turns = 0;
     this.drawing = false;
     this.final = null;
+    this.luck = setup.luck ?? null;
+    this.luck?.clear();
     deal(this);
     return this;
   }

@@ -144,6 +144,11 @@ export interface HandResult {
   readonly wallLeft: number;
   /** Point changes by seat index. */
   readonly deltas: [number, number, number, number];
+  /**
+   * The luck of each seat in points (luck.ts: weighted chance-event terms, mean exactly zero
+   * whatever the bots do), when the hand was played with a luck account that has weights.
+   */
+  readonly luck?: readonly number[];
 }
 
 /** A bot broke the interface: an illegal action or an exception. Names everything needed to reproduce it. */

@@ -10,6 +10,7 @@ import {
   AsyncByteQueue,
   Bool,
   Field,
+  Float32,
   Float64,
   Int8,
   Int32,
@@ -43,6 +44,8 @@ function arrowType(kind: ColumnKind): DataType {
       return new Int32();
     case 'u32':
       return new Uint32();
+    case 'f32':
+      return new Float32();
     case 'f64':
       return new Float64();
     case 'bool':
@@ -112,7 +115,7 @@ export function toRecordBatch(schema: Schema, specs: readonly ColumnSpec[], batc
 
 /** Pending rows of one column, up to ROWS_PER_BATCH. */
 interface Pending {
-  nums: Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array | Float64Array | null;
+  nums: Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | null;
   strOffsets: Int32Array | null;
   strBytes: Uint8Array[];
   strLength: number;

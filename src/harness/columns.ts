@@ -7,7 +7,7 @@
  */
 
 /** Storage kinds of a column. `bool` travels as one byte per row and is bit-packed on write. */
-export type ColumnKind = 'u8' | 'i8' | 'u16' | 'i32' | 'u32' | 'f64' | 'bool' | 'utf8';
+export type ColumnKind = 'u8' | 'i8' | 'u16' | 'i32' | 'u32' | 'f32' | 'f64' | 'bool' | 'utf8';
 
 /** One column: its name in the file, storage kind and meaning (documented in results/README.md). */
 export interface ColumnSpec {
@@ -25,6 +25,7 @@ export type ColumnData =
   | Uint16Array
   | Int32Array
   | Uint32Array
+  | Float32Array
   | Float64Array
   | Utf8Column;
 
@@ -46,7 +47,7 @@ const encoder = new TextEncoder();
 export class BatchBuilder {
   private rows = 0;
   private capacity: number;
-  private readonly nums: (Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array | Float64Array | null)[];
+  private readonly nums: (Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | null)[];
   private readonly strs: (string[] | null)[];
 
   constructor(
@@ -100,7 +101,7 @@ export class BatchBuilder {
 }
 
 /** A zeroed typed array for `kind` (not utf8). */
-export function allocate(kind: ColumnKind, n: number): Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array | Float64Array {
+export function allocate(kind: ColumnKind, n: number): Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array {
   switch (kind) {
     case 'u8':
     case 'bool':
@@ -113,6 +114,8 @@ export function allocate(kind: ColumnKind, n: number): Uint8Array | Int8Array | 
       return new Int32Array(n);
     case 'u32':
       return new Uint32Array(n);
+    case 'f32':
+      return new Float32Array(n);
     case 'f64':
       return new Float64Array(n);
     case 'utf8':

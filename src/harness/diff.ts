@@ -16,14 +16,23 @@ import { openResult } from './resultdir.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from './records.js';
 import type { ColumnSpec } from './columns.js';
 import { readBatches } from './read.js';
-import { Z95, type Estimate } from './stats.js';
+import { t975, type Estimate } from './stats.js';
 import type { BotSummary, Summary } from './summary.js';
 
-/** A change b − a with a 95% interval, treating the two estimates as independent (conservative for the same deals). */
+/**
+ * A change b − a with a 95% interval, treating the two estimates as independent (conservative
+ * for the same deals): se = √(se_a² + se_b²), t with Welch–Satterthwaite df (an estimate from a
+ * summary without df counts as Infinity).
+ */
 export function change(a: Estimate, b: Estimate): Estimate {
   const mean = b.mean - a.mean;
-  const se = Math.sqrt((a.se || 0) ** 2 + (b.se || 0) ** 2);
-  return { mean, se, lo: mean - Z95 * se, hi: mean + Z95 * se };
+  const va = (a.se || 0) ** 2;
+  const vb = (b.se || 0) ** 2;
+  const se = Math.sqrt(va + vb);
+  const dfOf = (e: Estimate) => (typeof e.df === 'number' && e.df > 0 ? e.df : Infinity);
+  const df = va + vb > 0 ? (va + vb) ** 2 / ((va > 0 ? va * va / dfOf(a) : 0) + (vb > 0 ? vb * vb / dfOf(b) : 0)) : Infinity;
+  const q = t975(Number.isNaN(df) ? Infinity : df);
+  return { mean, se, lo: mean - q * se, hi: mean + q * se, df, estimator: 'difference-welch-t' };
 }
 
 export interface PatternChange {
@@ -48,8 +57,8 @@ export interface BotChange {
 }
 
 /** The per-bot metrics compared. */
-export type BotMetric = 'pointsPerHand' | 'winRate' | 'selfDrawShare' | 'dealInRate' | 'taiPerWin' | 'drawRate';
-const BOT_METRICS: readonly BotMetric[] = ['pointsPerHand', 'winRate', 'selfDrawShare', 'dealInRate', 'taiPerWin', 'drawRate'];
+export type BotMetric = 'pointsPerHand' | 'winRate' | 'selfDrawShare' | 'dealInRate' | 'taiPerWin';
+const BOT_METRICS: readonly BotMetric[] = ['pointsPerHand', 'winRate', 'selfDrawShare', 'dealInRate', 'taiPerWin'];
 
 /** One hand that came out differently. */
 export interface ChangedHand {
@@ -107,8 +116,8 @@ const HAND_NAMES = HAND_COLUMNS.map((c) => c.name);
 const H = Object.fromEntries(HAND_NAMES.map((n, i) => [n, i])) as Record<string, number>;
 /** Columns that name the hand rather than its result. */
 const KEY_COLS = ['deal', 'arm', 'seating', 'hand'].map((n) => H[n]!);
-/** Columns that may differ without the hand having played out differently. */
-const LABEL_COLS = new Set(['profile'].map((n) => H[n]!));
+/** Columns that may differ without the hand having played out differently (the profile's name; the luck, whose weights are data). */
+const LABEL_COLS = new Set(['profile', 'luck_0', 'luck_1', 'luck_2', 'luck_3'].map((n) => H[n]!));
 
 function keyOf(r: unknown[]): string {
   return KEY_COLS.map((i) => r[i]).join('/');

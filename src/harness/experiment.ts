@@ -52,6 +52,11 @@ export interface Experiment {
   readonly stakes: { readonly base: number; readonly perTai: number };
   readonly bots: readonly BotSpec[];
   readonly seating: Seating;
+  /**
+   * Luck accounting (README "Luck-adjusted comparisons"): record each seat's luck (hands.arrow
+   * `luck_0..3`) so the summary can report luck-adjusted points next to the raw ones. Absent: on.
+   */
+  readonly luck?: boolean;
   /** Where the experiment came from (for messages); not part of the output. */
   readonly source: string;
   /** Absolute directory relative paths resolve against; not part of the output (machine-specific). */
@@ -111,7 +116,7 @@ export function resolvePath(e: Experiment, p: string): string {
   return resolve(e.baseDir, p);
 }
 
-const TOP_FIELDS = ['name', 'hypothesis', 'seed', 'hands', 'matches', 'rules', 'stakes', 'bots', 'seating', '$schema', 'comment'];
+const TOP_FIELDS = ['name', 'hypothesis', 'seed', 'hands', 'matches', 'rules', 'stakes', 'bots', 'seating', 'luck', '$schema', 'comment'];
 
 function fail(source: string, field: string, expected: string, got?: unknown): never {
   const shown = got === undefined ? '' : `, got ${JSON.stringify(got)}`;
@@ -200,6 +205,8 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
 
   const seating = o.seating ?? 'duplicate';
   if (seating !== 'fixed' && seating !== 'rotate' && seating !== 'duplicate') fail(source, 'seating', '"fixed", "rotate" or "duplicate"', seating);
+  const luck = o.luck ?? true;
+  if (typeof luck !== 'boolean') fail(source, 'luck', 'true or false', luck);
 
   return {
     name,
@@ -211,6 +218,7 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
     stakes: { base, perTai },
     bots,
     seating,
+    luck,
     source,
     baseDir,
   };
@@ -268,8 +276,9 @@ export function lineUp(rosterSize: number): number[] {
 /**
  * The seatings a deal is played under, each a list of roster indexes by seat:
  * - `fixed`: the line-up once;
- * - `rotate`: the line-up rotated through the four seats (4 plays a deal), so every bot sits
- *   every seat, always behind the same neighbour;
+ * - `rotate`: the line-up rotated through the four seats, each distinct rotation once (4 plays a
+ *   deal; 2 for two bots, whose A B A B line-up has only two: four would replay each hand), so
+ *   every bot sits every seat, always behind the same neighbour;
  * - `duplicate`: every distinct permutation of the line-up (24 for four bots, 6 for two bots
  *   twice each, 12 for three), so every bot sits every seat against every arrangement of the
  *   others: seat and neighbour effects both cancel.
@@ -277,21 +286,22 @@ export function lineUp(rosterSize: number): number[] {
  */
 export function seatings(kind: Seating, rosterSize: number): number[][] {
   const base = lineUp(rosterSize);
-  if (kind === 'fixed') return [base];
-  if (kind === 'rotate') return [0, 1, 2, 3].map((r) => base.map((_, s) => base[(s + 4 - r) % 4]!));
   const out: number[][] = [];
   const seen = new Set<string>();
-  const permute = (prefix: number[], rest: number[]): void => {
-    if (rest.length === 0) {
-      const key = prefix.join(',');
-      if (!seen.has(key)) {
-        seen.add(key);
-        out.push(prefix);
-      }
-      return;
-    }
-    for (let i = 0; i < rest.length; i++) permute([...prefix, rest[i]!], [...rest.slice(0, i), ...rest.slice(i + 1)]);
+  const keep = (line: number[]): void => {
+    const key = line.join(',');
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(line);
   };
-  permute([], [...base].sort((a, b) => a - b));
+  if (kind === 'fixed') keep(base);
+  else if (kind === 'rotate') for (let r = 0; r < 4; r++) keep(base.map((_, s) => base[(s + 4 - r) % 4]!));
+  else {
+    const permute = (prefix: number[], rest: number[]): void => {
+      if (rest.length === 0) return keep(prefix);
+      for (let i = 0; i < rest.length; i++) permute([...prefix, rest[i]!], [...rest.slice(0, i), ...rest.slice(i + 1)]);
+    };
+    permute([], [...base].sort((a, b) => a - b));
+  }
   return out;
 }

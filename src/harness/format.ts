@@ -2,7 +2,7 @@
  * Plain-text tables of a summary, for the terminal and report.md.
  */
 import type { Estimate } from './stats.js';
-import type { Summary } from './summary.js';
+import type { ArmSummary, Summary } from './summary.js';
 
 /** Columns padded to their widest cell; the first column left-aligned, the rest right-aligned. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -23,36 +23,74 @@ export function pct(e: Estimate): string {
   return ci(e, 1, 100);
 }
 
-/** The p-value in a readable form. */
-export function pValue(p: number): string {
-  if (!Number.isFinite(p)) return 'n/a';
-  return p < 1e-4 ? '<0.0001' : p.toFixed(4);
+/** The p-value in a readable form: 4 decimals, then powers of ten, and "< 1e-300" below what a double holds (an underflow to 0 included). */
+export function pValue(p: number | null | undefined): string {
+  if (typeof p !== 'number' || !Number.isFinite(p)) return 'n/a';
+  if (p < 1e-300) return '< 1e-300';
+  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
 }
 
-/** The summary as text: per arm, the bot table, paired differences and the top patterns. */
+/** A ratio with its interval: `1.41× [1.32, 1.50]`. */
+export function times(e: Estimate | null | undefined): string {
+  if (!e || typeof e.mean !== 'number' || !Number.isFinite(e.mean)) return 'n/a';
+  const f = (x: number) => x.toFixed(2);
+  return Number.isFinite(e.lo) && Number.isFinite(e.hi) ? `${f(e.mean)}× [${f(e.lo)}, ${f(e.hi)}]` : `${f(e.mean)}×`;
+}
+
+/** The table's draw rate and its other outcome shares, as one line. */
+export function outcomesLine(arm: ArmSummary): string {
+  const draw = arm.outcomes.draw;
+  const rest = Object.entries(arm.outcomes).filter(([o, e]) => o !== 'draw' && Number.isFinite(e.mean) && e.mean > 0);
+  const parts = [`drawn ${draw ? pct(draw) : 'n/a'}% (the table's, not a bot's)`, ...rest.map(([o, e]) => `${o} ${pct(e)}%`)];
+  return parts.join(', ');
+}
+
+/** Header and rows of the paired table (terminal and report.md). */
+export function pairedTable(arm: ArmSummary, luck: boolean): { header: string[]; rows: string[][] } {
+  const header = ['a − b', 'difference [95% CI]', 'p', 'p Holm'];
+  if (luck) header.push('luck-adjusted [95% CI]', 'p', 'p Holm');
+  header.push('deals', 'narrower than independent hands [95% CI]');
+  const rows = arm.paired.map((p) => {
+    const r = [`${p.a} − ${p.b}`, ci(p.diff), pValue(p.pValue), pValue(p.pHolm)];
+    if (luck) r.push(p.diffAdjusted ? ci(p.diffAdjusted) : 'n/a', pValue(p.pValueAdjusted), pValue(p.pHolmAdjusted));
+    r.push(p.deals.toLocaleString('en-US'), times(p.narrowing));
+    return r;
+  });
+  return { header, rows };
+}
+
+/** Header and rows of the bot table. */
+export function botTable(arm: ArmSummary, luck: boolean): { header: string[]; rows: string[][] } {
+  const header = ['bot', 'seat-hands', 'points/hand [95% CI]'];
+  if (luck) header.push('luck-adjusted [95% CI]');
+  header.push('win %', 'self-draw % of wins', 'deal-in %', 'tai/win');
+  const rows = arm.bots.map((b) => {
+    const r = [b.bot, b.hands.toLocaleString('en-US'), ci(b.pointsPerHand)];
+    if (luck) r.push(b.pointsPerHandAdjusted ? ci(b.pointsPerHandAdjusted) : 'n/a');
+    r.push(pct(b.winRate), pct(b.selfDrawShare), pct(b.dealInRate), ci(b.taiPerWin));
+    return r;
+  });
+  return { header, rows };
+}
+
+/** The summary as text: per arm, the bot table, the paired differences, outcomes and the top patterns. */
 export function formatSummary(s: Summary, topPatterns = 12): string {
   const out: string[] = [];
+  const luck = s.luck === true;
   for (const arm of s.arms) {
     out.push(`Profile ${arm.profile}: ${arm.hands.toLocaleString('en-US')} hands over ${arm.deals.toLocaleString('en-US')} deals`);
-    out.push(
-      table(
-        ['bot', 'seat-hands', 'points/hand [95% CI]', 'win %', 'self-draw % of wins', 'deal-in %', 'tai/win', 'draw %'],
-        arm.bots.map((b) => [b.bot, b.hands.toLocaleString('en-US'), ci(b.pointsPerHand), pct(b.winRate), pct(b.selfDrawShare), pct(b.dealInRate), ci(b.taiPerWin), pct(b.drawRate)]),
-      ),
-    );
+    const bt = botTable(arm, luck);
+    out.push(table(bt.header, bt.rows));
+    out.push('');
+    out.push(`Outcomes: ${outcomesLine(arm)}`);
     if (arm.paired.length > 0) {
       out.push('');
-      out.push('Paired differences (same deals, points per seat-hand):');
-      out.push(
-        table(
-          ['a − b', 'difference [95% CI]', 'p', 'deals', 'CI narrower than independent deals'],
-          arm.paired.map((p) => [`${p.a} − ${p.b}`, ci(p.diff), pValue(p.pValue), p.deals.toLocaleString('en-US'), Number.isFinite(p.narrowing) ? `${p.narrowing.toFixed(2)}×` : 'n/a']),
-        ),
-      );
+      out.push(`Paired differences (same deals, points per seat-hand; p: t-test, p Holm: adjusted over the ${arm.paired.length} pair${arm.paired.length === 1 ? '' : 's'}):`);
+      const pt = pairedTable(arm, luck);
+      out.push(table(pt.header, pt.rows));
     }
-    const outcomes = Object.entries(arm.outcomes).filter(([, e]) => e.mean > 0);
-    out.push('');
-    out.push(`Outcomes: ${outcomes.map(([o, e]) => `${o} ${pct(e)}%`).join(', ')}`);
+    for (const w of arm.warnings ?? []) out.push(`Warning: ${w}.`);
+    if (arm.replays > 0) out.push(`(${arm.replays.toLocaleString('en-US')} rows replayed a seating already played on their deal and count once.)`);
     const top = [...arm.patterns].filter((p) => p.wins > 0).sort((a, b) => b.wins - a.wins).slice(0, topPatterns);
     if (top.length > 0) {
       out.push('');

@@ -17,6 +17,7 @@ import type { Batch } from './columns.js';
 import { botBase, botCommand, replaySpecs, resolvePath, seatings, type Experiment, type ReplaySpecs } from './experiment.js';
 import { playInterleaved, program, type InterleaveStats, type Play, type Player } from './tables.js';
 import { appendHand, newBuilders, type HandCoords } from './records.js';
+import { luckAccount } from './luck.js';
 import { idle, markPlay, timed, useSlot } from './watchdog.js';
 
 /** One unit of work: deals [firstDeal, firstDeal + deals). */
@@ -199,6 +200,7 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
           tables: job.tables ?? DEFAULT_TABLES,
           replay: (where) => replayOf(e, res, where),
           onResume: (p) => markPlay(p.arm, p.seating),
+          ...(e.luck === false ? {} : { luck: (arm: number) => luckAccount(res.profiles[arm]!, e.stakes) }),
           ...(signal ? { signal } : {}),
         },
         (p, r) => record(p.deal, p.arm, p.seating, r),
@@ -218,6 +220,8 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
     return { index: job.index, hands: hands.build(), wins: wins.build(), played };
   }
 
+  // Luck accounting (src/engine/luck.ts), one account per arm with its profile's weights.
+  const luck = res.profiles.map((p) => (e.luck === false ? undefined : luckAccount(p, e.stakes)));
   for (let deal = job.firstDeal; deal < job.firstDeal + job.deals; deal++) {
     for (let arm = 0; arm < res.profiles.length; arm++) {
       const rules = res.profiles[arm]!;
@@ -228,9 +232,9 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
         try {
           if (e.unit === 'hands') {
             const { dealer, round } = handPosition(deal);
-            record(deal, arm, s, playHand({ rules, seed: e.seed, handKey: deal, dealer, round, streak: 0, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai }));
+            record(deal, arm, s, playHand({ rules, seed: e.seed, handKey: deal, dealer, round, streak: 0, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai, luck: luck[arm] }));
           } else {
-            record(deal, arm, s, playMatch({ rules, seed: e.seed, match: deal, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai }));
+            record(deal, arm, s, playMatch({ rules, seed: e.seed, match: deal, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai, luck: luck[arm] }));
           }
         } catch (err) {
           return failed(

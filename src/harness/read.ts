@@ -5,7 +5,7 @@
 import { open } from 'node:fs/promises';
 import { RecordBatchReader, type RecordBatch } from 'apache-arrow';
 import { InputError, IoError, isSystemError } from '../core/errors.js';
-import type { Batch, ColumnData, ColumnSpec } from './columns.js';
+import { allocate, type Batch, type ColumnData, type ColumnSpec } from './columns.js';
 import { ioAsync } from './files.js';
 
 /** An Arrow error while reading `path` as what it is: a file that is not what it should be (exit 2). */
@@ -55,10 +55,18 @@ export async function readMetadata(path: string): Promise<Map<string, string>> {
   }
 }
 
-/** A record batch as our columnar Batch (columns in `specs` order, located by name). */
+/**
+ * A record batch as our columnar Batch (columns in `specs` order, located by name). A column
+ * newer than the file reads as its `absentAs` value (e.g. rescoring a result written before it).
+ */
 export function toBatch(rb: RecordBatch, specs: readonly ColumnSpec[]): Batch {
   const columns: ColumnData[] = specs.map((spec) => {
     const child = rb.getChild(spec.name);
+    if (!child && spec.absentAs !== undefined && spec.kind !== 'utf8') {
+      const filled = allocate(spec.kind, rb.numRows);
+      filled.fill(Number(spec.absentAs));
+      return filled;
+    }
     if (!child) throw new Error(`column "${spec.name}" missing from the file`);
     const data = child.data[0]!;
     const offset = data.offset;

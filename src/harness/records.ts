@@ -34,6 +34,12 @@ export const HAND_COLUMNS: readonly ColumnSpec[] = [
   ...SEATS.map((s) => ({ name: `delta_${s}`, kind: 'i32' as const, doc: `points won (+) or paid (−) by seat ${s}` })),
   ...SEATS.map((s) => ({ name: `tai_${s}`, kind: 'u16' as const, doc: `tai of seat ${s}’s win (patterns only), 0 if it did not win` })),
   { name: 'cut_short', kind: 'bool', doc: 'matches mode: the match ended early after 64 hands in a row with no win (false in hands mode)', absentAs: false },
+  ...SEATS.map((s) => ({
+    name: `luck_${s}`,
+    kind: 'f32' as const,
+    doc: `luck of seat ${s} in points: its weighted chance-event terms (README "Luck-adjusted comparisons"); mean exactly 0 whatever the bots do, the four sum to 0; 0 when the run had luck off`,
+    absentAs: 0,
+  })),
 ];
 
 /** wins.arrow: one row per winner. */
@@ -71,6 +77,7 @@ const W = Object.fromEntries(WIN_COLUMNS.map((c, i) => [c.name, i])) as Record<s
 const BOT_COL = SEATS.map((s) => H[`bot_${s}`]!);
 const DELTA_COL = SEATS.map((s) => H[`delta_${s}`]!);
 const TAI_COL = SEATS.map((s) => H[`tai_${s}`]!);
+const LUCK_COL = SEATS.map((s) => H[`luck_${s}`]!);
 
 /** Where a hand sits in the experiment: the coordinates every row carries. */
 export interface HandCoords {
@@ -129,6 +136,7 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
   for (const s of SEATS) hands.set(row, DELTA_COL[s]!, r.deltas[s]);
   for (const w of r.winners) hands.set(row, TAI_COL[w.seat]!, w.tai);
   hands.set(row, H.cut_short!, at.cutShort);
+  if (r.luck) for (const s of SEATS) hands.set(row, LUCK_COL[s]!, r.luck[s]!);
 
   for (const w of r.winners) {
     const wr = wins.addRow();

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { PATTERN_NAMES } from '../rules/types.js';
 import type { DiffSummary } from './diff.js';
-import { ci, pct, pValue, table } from './format.js';
+import { ci, outcomesLine, pairedTable, pct, pValue, table, times } from './format.js';
 import { readBatches } from './read.js';
 import type { Estimate } from './stats.js';
 import type { ArmSummary, BotSummary, Summary } from './summary.js';
@@ -144,19 +144,37 @@ const finite = (x: number | null | undefined): x is number => typeof x === 'numb
 /** An estimate's interval, or the mean twice when it has none (so no error bar is drawn). */
 const bounds = (e: Estimate): { lo: number; hi: number } => (finite(e.lo) && finite(e.hi) ? { lo: e.lo, hi: e.hi } : { lo: e.mean, hi: e.mean });
 
-/** Points per seat-hand per bot: a dot at the mean and a line across the 95% interval. */
+/**
+ * Points per seat-hand per bot: a dot at the mean and a line across the 95% interval, raw and
+ * (when the run recorded luck) luck-adjusted side by side, one row each per bot.
+ */
 export function pointsSpec(arm: ArmSummary): TopLevelSpec {
-  const values = arm.bots.filter((b) => finite(b.pointsPerHand.mean)).map((b) => ({ bot: b.bot, mean: b.pointsPerHand.mean, ...bounds(b.pointsPerHand) }));
+  const values = arm.bots.flatMap((b) => {
+    const rows = finite(b.pointsPerHand.mean) ? [{ bot: b.bot, kind: 'raw', mean: b.pointsPerHand.mean, ...bounds(b.pointsPerHand) }] : [];
+    const adj = b.pointsPerHandAdjusted;
+    if (adj && finite(adj.mean)) rows.push({ bot: b.bot, kind: 'luck-adjusted', mean: adj.mean, ...bounds(adj) });
+    return rows;
+  });
+  const both = values.some((v) => v.kind === 'luck-adjusted');
   const y = { field: 'bot', type: 'nominal', title: null, sort: null } as const;
+  const yOffset = { field: 'kind', type: 'nominal', sort: ['raw', 'luck-adjusted'] } as const;
+  const color = both
+    ? ({ field: 'kind', type: 'nominal', title: null, sort: ['raw', 'luck-adjusted'], scale: { range: ['#4c78a8', '#f58518'] }, legend: { orient: 'bottom' } } as const)
+    : ({ field: 'bot', type: 'nominal', legend: null } as const);
   return {
-    title: { text: 'Points per seat-hand', subtitle: 'dot: mean; line: 95% interval (clustered by deal); grey line: break-even' },
+    title: {
+      text: 'Points per seat-hand',
+      subtitle: both
+        ? 'dot: mean, line: 95% interval (by deal); blue: raw, orange: luck-adjusted; dashed: break-even'
+        : 'dot: mean; line: 95% interval (clustered by deal); grey line: break-even',
+    },
     width: 420,
-    height: { step: 34 },
+    height: { step: both ? 17 : 34 },
     data: { values },
     layer: [
       { data: { values: [{ zero: 0 }] }, mark: { type: 'rule', color: '#999', strokeDash: [4, 3] }, encoding: { x: { field: 'zero', type: 'quantitative' } } },
-      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, x: { field: 'lo', type: 'quantitative', title: 'points per seat-hand' }, x2: { field: 'hi' }, color: { field: 'bot', type: 'nominal', legend: null } } },
-      { mark: { type: 'point', filled: true, size: 80 }, encoding: { y, x: { field: 'mean', type: 'quantitative' }, color: { field: 'bot', type: 'nominal', legend: null } } },
+      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'lo', type: 'quantitative', title: 'points per seat-hand' }, x2: { field: 'hi' }, color } },
+      { mark: { type: 'point', filled: true, size: 80 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'mean', type: 'quantitative' }, color } },
     ],
   } as TopLevelSpec;
 }
@@ -296,15 +314,21 @@ function page(title: string, body: string): string {
 // The run report
 
 /** Rows of the bot tables (the HTML and markdown tables show the same numbers). */
-function botRows(arm: ArmSummary): { points: string[][]; rates: string[][] } {
+function botRows(arm: ArmSummary, luck: boolean): { points: string[][]; rates: string[][] } {
   return {
-    points: arm.bots.map((b) => [b.bot, n0(b.hands), fx(b.pointsPerHand.mean, 3), fx(b.pointsPerHand.lo, 3), fx(b.pointsPerHand.hi, 3), fx(b.taiPerWin.mean, 2)]),
-    rates: arm.bots.map((b) => [b.bot, ...RATES.flatMap((r) => [pct(b[r.key] as Estimate)]), pct(b.drawRate)]),
+    points: arm.bots.map((b) => {
+      const adj = b.pointsPerHandAdjusted;
+      const row = [b.bot, n0(b.hands), fx(b.pointsPerHand.mean, 3), fx(b.pointsPerHand.lo, 3), fx(b.pointsPerHand.hi, 3)];
+      if (luck) row.push(fx(adj?.mean, 3), fx(adj?.lo, 3), fx(adj?.hi, 3));
+      row.push(ci(b.taiPerWin));
+      return row;
+    }),
+    rates: arm.bots.map((b) => [b.bot, ...RATES.flatMap((r) => [pct(b[r.key] as Estimate)])]),
   };
 }
 
-const POINTS_HEADER = ['bot', 'seat-hands', 'points/hand', '95% lo', '95% hi', 'tai/win'];
-const RATES_HEADER = ['bot', 'win % [95% CI]', 'deal-in % [95% CI]', 'self-draw % of wins [95% CI]', 'draw % [95% CI]'];
+const pointsHeader = (luck: boolean): string[] => ['bot', 'seat-hands', 'points/hand', '95% lo', '95% hi', ...(luck ? ['luck-adjusted', '95% lo', '95% hi'] : []), 'tai/win [95% CI]'];
+const RATES_HEADER = ['bot', 'win % [95% CI]', 'deal-in % [95% CI]', 'self-draw % of wins [95% CI]'];
 const TAI_HEADER = ['tai', 'wins', '% of wins', 'cumulative %'];
 const PATTERN_HEADER = ['pattern', 'wins', 'per 1,000 wins', '95% lo', '95% hi', 'per 1,000 hands [95% CI]', 'name'];
 
@@ -331,12 +355,6 @@ function experimentInfo(s: Summary): { name: string; hypothesis: string; seating
   };
 }
 
-function outcomesLine(arm: ArmSummary): string {
-  return Object.entries(arm.outcomes)
-    .filter(([, e]) => finite(e.mean) && e.mean > 0)
-    .map(([o, e]) => `${o} ${pct(e)}%`)
-    .join(', ');
-}
 
 /**
  * The report's two documents from a summary and the tai counts of its wins (pure: no
@@ -354,7 +372,8 @@ export async function buildReport(s: Summary, taiCounts?: TaiCounts): Promise<{ 
   for (const arm of s.arms) {
     const id = `arm${arm.arm}`;
     const heading = `Profile ${arm.profile}: ${n0(arm.hands)} hands over ${n0(arm.deals)} deals`;
-    const rows = botRows(arm);
+    const luck = s.luck === true;
+    const rows = botRows(arm, luck);
     const bins = taiCounts ? taiBins(taiCounts.get(arm.arm)) : undefined;
     const tRows = bins ? taiRows(bins) : [];
     const pRows = patternRows(arm);
@@ -362,31 +381,52 @@ export async function buildReport(s: Summary, taiCounts?: TaiCounts): Promise<{ 
 
     md.push(`## ${heading}`, '');
     if (outcomes) md.push(`Outcomes: ${outcomes}.`, '');
-    md.push('### Points per seat-hand', '', '```text', table(POINTS_HEADER, rows.points), '```', '');
+    md.push('### Points per seat-hand', '', '```text', table(pointsHeader(luck), rows.points), '```', '');
     md.push('### Rates', '', '```text', table(RATES_HEADER, rows.rates), '```', '');
     if (arm.paired.length > 0) {
       md.push('### Paired differences (same deals, points per seat-hand)', '', '```text');
-      md.push(table(['a − b', 'difference [95% CI]', 'p', 'deals', 'CI narrower than independent deals'], arm.paired.map((p) => [`${p.a} − ${p.b}`, ci(p.diff), pValue(p.pValue), n0(p.deals), finite(p.narrowing) ? `${p.narrowing.toFixed(2)}×` : 'n/a'])));
-      md.push('```', '');
+      const pt = pairedTable(arm, luck);
+      md.push(table(pt.header, pt.rows));
+      md.push('```', '', 'p: two-sided t-test over deals; p Holm: adjusted over the arm\'s pairs (family-wise 5%).', '');
     }
+    for (const w of arm.warnings ?? []) md.push(`**Warning:** ${w}.`, '');
     if (bins) md.push('### Tai per win', '', '```text', tRows.length > 0 ? table(TAI_HEADER, tRows) : 'no wins', '```', '');
     md.push('### Patterns per 1,000 wins', '', '```text', pRows.length > 0 ? table(PATTERN_HEADER, pRows) : 'no patterns scored', '```', '');
 
     html.push(`<h2 id="${id}">${esc(heading)}</h2>`);
     if (outcomes) html.push(`<p>Outcomes: ${esc(outcomes)}.</p>`);
     if (rows.points.length > 0) {
-      html.push(figure(`${id}-points`, await renderChart(pointsSpec(arm), `${id}-points`), htmlTable(POINTS_HEADER, rows.points), 'Points won (+) or paid (−) per seat-hand, with the 95% interval'));
+      html.push(
+        figure(
+          `${id}-points`,
+          await renderChart(pointsSpec(arm), `${id}-points`),
+          htmlTable(pointsHeader(luck), rows.points),
+          luck ? 'Points won (+) or paid (−) per seat-hand, raw and luck-adjusted, with 95% intervals' : 'Points won (+) or paid (−) per seat-hand, with the 95% interval',
+        ),
+      );
       html.push(figure(`${id}-rates`, await renderChart(ratesSpec(arm), `${id}-rates`), htmlTable(RATES_HEADER, rows.rates), 'Rates per seat-hand (self-draw: share of the bot’s wins)'));
     }
     if (arm.paired.length > 0) {
       html.push(
         `<p class="note">Paired differences (same deals, points per seat-hand):</p>`,
         htmlTable(
-          ['a − b', 'difference', '95% lo', '95% hi', 'p', 'deals', 'CI narrower than independent deals'],
-          arm.paired.map((p) => [`${p.a} − ${p.b}`, fx(p.diff.mean, 3), fx(p.diff.lo, 3), fx(p.diff.hi, 3), pValue(p.pValue), n0(p.deals), finite(p.narrowing) ? `${p.narrowing.toFixed(2)}×` : 'n/a']),
+          ['a − b', 'difference', '95% lo', '95% hi', 'p', 'p Holm', ...(luck ? ['luck-adjusted', '95% lo', '95% hi', 'p', 'p Holm'] : []), 'deals', 'narrower than independent hands [95% CI]'],
+          arm.paired.map((p) => [
+            `${p.a} − ${p.b}`,
+            fx(p.diff.mean, 3),
+            fx(p.diff.lo, 3),
+            fx(p.diff.hi, 3),
+            pValue(p.pValue),
+            pValue(p.pHolm),
+            ...(luck ? [fx(p.diffAdjusted?.mean, 3), fx(p.diffAdjusted?.lo, 3), fx(p.diffAdjusted?.hi, 3), pValue(p.pValueAdjusted), pValue(p.pHolmAdjusted)] : []),
+            n0(p.deals),
+            times(p.narrowing),
+          ]),
         ),
+        `<p class="note">p: two-sided t-test over deals; p Holm: adjusted over the arm’s pairs (family-wise 5%).${luck ? ' Luck-adjusted: points less each seat’s recorded luck (control variates at the chance events, mean exactly zero).' : ''}</p>`,
       );
     }
+    for (const w of arm.warnings ?? []) html.push(`<p class="note"><strong>Warning:</strong> ${esc(w)}.</p>`);
     if (bins && bins.length > 0) html.push(figure(`${id}-tai`, await renderChart(taiSpec(bins), `${id}-tai`), htmlTable(TAI_HEADER, tRows), 'Wins by tai total'));
     if (pRows.length > 0) html.push(figure(`${id}-patterns`, await renderChart(patternsSpec(arm), `${id}-patterns`), htmlTable(PATTERN_HEADER, pRows), 'Wins holding each pattern, per 1,000 wins (per 1,000 hands in the last column)'));
     else html.push('<p class="note">No patterns scored (no wins).</p>');
@@ -416,14 +456,13 @@ export async function writeReport(dir: string): Promise<ReportFiles> {
 // The diff report
 
 /** Bot metrics that are fractions (shown as percentages). */
-const FRACTION_METRICS = new Set(['winRate', 'selfDrawShare', 'dealInRate', 'drawRate']);
+const FRACTION_METRICS = new Set(['winRate', 'selfDrawShare', 'dealInRate']);
 const METRIC_LABELS: Readonly<Record<string, string>> = {
   pointsPerHand: 'points per seat-hand',
   winRate: 'win rate',
   dealInRate: 'deal-in rate',
   selfDrawShare: 'self-draw share of wins',
   taiPerWin: 'tai per win',
-  drawRate: 'draw rate',
 };
 const metricLabel = (m: string): string => METRIC_LABELS[m] ?? m;
 /** Most patterns drawn in one before/after chart (the table lists them all). */

@@ -4,56 +4,61 @@
  * Units: a *seat-hand* is one bot in one seat for one hand; a *deal* is one wall (hands mode)
  * or one match (matches mode), played under every seating of the experiment. Plays of one
  * deal are correlated (same tiles), so every interval here treats the deal as the independent
- * unit: ratio estimators Σy/Σn with a cluster (delta-method) variance over deals.
+ * unit (a *cluster*), and every interval uses the t quantile with the degrees of freedom its
+ * variance estimate has, the same the p-values use. The estimators, by the name summary.json
+ * gives them (ESTIMATORS):
+ * - `cluster-ratio-t`: Σy/Σn over deals, delta-method (linearised) variance over deals, t with
+ *   (deals − 1) df; for tai per win, df and a floor on the standard error count only the deals
+ *   that had wins (`ClusterStat.ratio`);
+ * - `paired-deal-t`: the mean of per-deal differences, their standard error, t with (deals − 1) df;
+ * - `wilson-deff`: a proportion's Wilson score interval at the effective sample size n / deff
+ *   (deff = the clustered variance over the binomial one, at most the mean cluster size, and
+ *   at least 1 unless 30+ deals hold events and non-events), with the t quantile for (deals
+ *   with an event − 1) df; with no event at all deff is its largest value, so the effective
+ *   sample is the number of deals (`ClusterStat.proportion`);
+ * - `holm`: Holm's step-down adjustment of a family of p-values;
+ * - `sd-ratio-log-t`: a ratio of two standard errors, its interval by the delta method on the
+ *   log scale over deals.
  */
 
 /** z for a two-sided 95% interval. */
 export const Z95 = 1.959963984540054;
 
-/** A ratio Σy/Σn accumulated over independent clusters (deals), streaming, O(1) memory. */
-export class RatioStat {
-  private k = 0;
-  private sy = 0;
-  private sn = 0;
-  private syy = 0;
-  private snn = 0;
-  private syn = 0;
+/** What each estimator name in summary.json means (README "Reading the summary"; results/README.md). */
+export const ESTIMATORS = {
+  'cluster-ratio-t':
+    'Σy/Σn over deals; standard error by the delta method with deals as clusters; interval mean ± t(0.975, df)·se, df = deals − 1 (for tai/win: deals with a win − 1, and se at least the pooled sd of tai per win / √(deals with a win))',
+  'paired-deal-t': 'mean over deals of the per-deal difference (a − b points per seat-hand); se = sd/√deals; interval ± t(0.975, deals − 1)·se; p: two-sided t-test with the same df',
+  'wilson-deff':
+    'Wilson score interval at the effective size n/deff, deff = clustered variance / binomial variance, at most the mean units per deal and at least 1 unless df ≥ 30; z replaced by t(0.975, df), df = deals with an event (or a non-event, whichever is fewer) − 1; with no event (or no non-event) at all, deff = the mean units per deal (n/deff = deals) and df = deals − 1',
+  holm: "Holm's step-down adjustment over the arm's pairs (family-wise error ≤ 5% at p < 0.05)",
+  'sd-ratio-log-t': 'ratio of two standard errors; interval exp(log ratio ± t(0.975, deals − 1)·se) with se by the delta method over deals',
+  'difference-welch-t': '(tw16 diff) b − a of two estimates taken as independent: se = √(se_a² + se_b²), t with Welch–Satterthwaite df',
+} as const;
+export type EstimatorName = keyof typeof ESTIMATORS;
 
-  /** Add one cluster: total `y` over `n` units (n may be 0: the cluster still counts). */
-  add(y: number, n: number): void {
-    this.k++;
-    this.sy += y;
-    this.sn += n;
-    this.syy += y * y;
-    this.snn += n * n;
-    this.syn += y * n;
-  }
+/** A point estimate with a 95% confidence interval. */
+export interface Estimate {
+  readonly mean: number;
+  readonly lo: number;
+  readonly hi: number;
+  /** Standard error of `mean` (what the interval's half-width is a multiple of). */
+  readonly se: number;
+  /** Degrees of freedom of the t quantile of the interval (Infinity: the normal quantile). */
+  readonly df: number;
+  /** The estimator (ESTIMATORS). */
+  readonly estimator: EstimatorName;
+}
 
-  /** Clusters added. */
-  get clusters(): number {
-    return this.k;
-  }
-  /** Units (Σn). */
-  get units(): number {
-    return this.sn;
-  }
-  /** Σy/Σn (NaN when Σn = 0). */
-  get mean(): number {
-    return this.sn === 0 ? NaN : this.sy / this.sn;
-  }
-  /** Standard error of the ratio by the delta method over clusters (NaN with < 2 clusters). */
-  get se(): number {
-    if (this.k < 2 || this.sn === 0) return NaN;
-    const r = this.sy / this.sn;
-    // Σ (y_i − r n_i)² expanded, so the clusters need not be kept.
-    const ss = Math.max(0, this.syy - 2 * r * this.syn + r * r * this.snn);
-    const nbar = this.sn / this.k;
-    return Math.sqrt(ss / (this.k * (this.k - 1))) / nbar;
-  }
-  /** The estimate with its 95% interval. */
-  estimate(): Estimate {
-    return estimate(this.mean, this.se);
-  }
+/** An estimate with no data. */
+export function noEstimate(estimator: EstimatorName): Estimate {
+  return { mean: NaN, lo: NaN, hi: NaN, se: NaN, df: NaN, estimator };
+}
+
+/** mean ± t(0.975, df)·se. */
+export function tInterval(mean: number, se: number, df: number, estimator: EstimatorName): Estimate {
+  const q = t975(df);
+  return { mean, se, df, lo: mean - q * se, hi: mean + q * se, estimator };
 }
 
 /** Mean and variance of plain observations (Welford), streaming. */
@@ -80,43 +85,239 @@ export class MeanStat {
   get se(): number {
     return Math.sqrt(this.variance / this.n);
   }
-  estimate(): Estimate {
-    return estimate(this.mean, this.se);
+  /** The mean with its t interval (df = count − 1). */
+  estimate(estimator: EstimatorName = 'paired-deal-t'): Estimate {
+    return this.n < 2 ? { ...noEstimate(estimator), mean: this.mean } : tInterval(this.mean, this.se, this.n - 1, estimator);
   }
 }
 
-/** A point estimate with a 95% confidence interval. */
-export interface Estimate {
-  readonly mean: number;
-  readonly lo: number;
-  readonly hi: number;
-  readonly se: number;
+/** Degrees of freedom from which a design effect below 1 is believed (else it is taken as 1, as Korn and Graubard do). */
+export const DEFF_TRUSTED_DF = 30;
+
+/**
+ * A ratio Σy/Σn accumulated over independent clusters (deals), streaming, O(1) memory: the
+ * sums, sums of squares and cross-products, and how many clusters had units, events and
+ * non-events.
+ */
+export class ClusterStat {
+  private k = 0;
+  private kUnits = 0;
+  private kEvents = 0;
+  private kNonEvents = 0;
+  private sy = 0;
+  private sn = 0;
+  private syy = 0;
+  private snn = 0;
+  private syn = 0;
+
+  /** Add one cluster: total `y` over `n` units (n may be 0: the cluster still counts). For proportions y ≤ n. */
+  add(y: number, n: number): void {
+    this.k++;
+    if (n > 0) this.kUnits++;
+    if (y > 0) this.kEvents++;
+    if (y < n) this.kNonEvents++;
+    this.sy += y;
+    this.sn += n;
+    this.syy += y * y;
+    this.snn += n * n;
+    this.syn += y * n;
+  }
+
+  /** Clusters added. */
+  get clusters(): number {
+    return this.k;
+  }
+  /** Clusters with at least one unit. */
+  get clustersWithUnits(): number {
+    return this.kUnits;
+  }
+  /** Clusters with y > 0. */
+  get clustersWithEvents(): number {
+    return this.kEvents;
+  }
+  /** Units (Σn). */
+  get units(): number {
+    return this.sn;
+  }
+  /** Σy. */
+  get total(): number {
+    return this.sy;
+  }
+  /** Σy/Σn (NaN when Σn = 0). */
+  get mean(): number {
+    return this.sn === 0 ? NaN : this.sy / this.sn;
+  }
+  /**
+   * Standard error of the ratio by the delta method over clusters: √(Σ(y_i − r n_i)² / (k(k−1))) / n̄,
+   * k the clusters with units, n̄ = Σn/k (NaN with < 2 such clusters). Clusters without units
+   * add nothing to either sum, so they are left out of k.
+   */
+  get se(): number {
+    const k = this.kUnits;
+    if (k < 2 || this.sn === 0) return NaN;
+    const r = this.sy / this.sn;
+    // Σ (y_i − r n_i)² expanded, so the clusters need not be kept.
+    const ss = Math.max(0, this.syy - 2 * r * this.syn + r * r * this.snn);
+    return Math.sqrt(ss / (k * (k - 1))) / (this.sn / k);
+  }
+
+  /**
+   * `cluster-ratio-t`: the ratio with a t interval. With `floorSd` (the sd of a single unit's
+   * value, pooled from elsewhere) the standard error is at least floorSd / √(clusters with
+   * units) and df counts only those clusters: an interval stays honest, and never of zero width,
+   * when one or two deals carry every unit (tai per win of a bot that rarely wins).
+   */
+  ratio(floorSd?: number): Estimate {
+    const k = this.kUnits;
+    if (k === 0) return noEstimate('cluster-ratio-t');
+    const mean = this.mean;
+    let se = this.se;
+    if (floorSd !== undefined && Number.isFinite(floorSd)) se = Math.max(Number.isFinite(se) ? se : 0, floorSd / Math.sqrt(k));
+    if (!Number.isFinite(se)) return { ...noEstimate('cluster-ratio-t'), mean };
+    return tInterval(mean, se, Math.max(1, k - 1), 'cluster-ratio-t');
+  }
+
+  /**
+   * `wilson-deff`: a proportion (y counts events among n units per cluster) with the Wilson
+   * interval at the effective sample size, scaled by `per` (e.g. 1000 for "per 1,000").
+   */
+  proportion(per = 1): Estimate {
+    const n = this.sn;
+    const k = this.kUnits;
+    if (n === 0 || k === 0) return noEstimate('wilson-deff');
+    const p = this.sy / n;
+    const mBar = n / k; // mean units per cluster: the largest design effect of equal clusters
+    let deff: number;
+    let df: number;
+    if (p <= 0 || p >= 1 || k < 2) {
+      // No event (or no non-event) at all: the deals themselves are the observations (n/deff = deals).
+      deff = Math.max(1, mBar);
+      df = Math.max(1, k - 1);
+    } else {
+      // The variance estimate rests on the deals that hold events (or non-events, whichever are fewer).
+      df = Math.max(1, Math.min(k, this.kEvents, this.kNonEvents) - 1);
+      // Below 1 (units of a deal less alike than independent ones) only when the estimate rests on enough deals.
+      const floor = df >= DEFF_TRUSTED_DF ? 0.1 : 1;
+      const se = this.se;
+      deff = Math.min(Math.max(1, mBar), Math.max(floor, (se * se * n) / (p * (1 - p))));
+    }
+    return wilsonAt(p, n / deff, df, per);
+  }
 }
 
-function estimate(mean: number, se: number): Estimate {
-  return { mean, se, lo: mean - Z95 * se, hi: mean + Z95 * se };
+
+/**
+ * Wilson score interval for a proportion `p` at effective sample size `nEff`, with the t
+ * quantile of `df` degrees of freedom in place of z (df = Infinity: plain Wilson), scaled by `per`.
+ */
+export function wilsonAt(p: number, nEff: number, df: number, per = 1): Estimate {
+  const q = t975(df);
+  const q2 = q * q;
+  const denom = 1 + q2 / nEff;
+  const centre = (p + q2 / (2 * nEff)) / denom;
+  const half = (q * Math.sqrt((p * (1 - p)) / nEff + q2 / (4 * nEff * nEff))) / denom;
+  return {
+    mean: p * per,
+    lo: p <= 0 ? 0 : Math.max(0, centre - half) * per,
+    hi: p >= 1 ? per : Math.min(1, centre + half) * per,
+    se: Math.sqrt((p * (1 - p)) / nEff) * per,
+    df,
+    estimator: 'wilson-deff',
+  };
+}
+
+/** Plain Wilson interval for k events in n independent units (z quantile), scaled by `per`. */
+export function wilson(k: number, n: number, per = 1): Estimate {
+  if (n === 0) return noEstimate('wilson-deff');
+  return wilsonAt(k / n, n, Infinity, per);
+}
+
+/** Two-sided p-value of a t statistic with `df` degrees of freedom (0 when it underflows: below 1e-300, say so). */
+export function tTestP(t: number, df: number): number {
+  if (!Number.isFinite(t)) return Number.isNaN(t) ? NaN : 0;
+  if (!(df > 0)) return NaN;
+  if (!Number.isFinite(df)) return normalTwoSided(t);
+  const x = df / (df + t * t);
+  return incompleteBeta(x, df / 2, 0.5);
+}
+
+/** Two-sided tail of the standard normal: erfc(|z|/√2). */
+function normalTwoSided(z: number): number {
+  return erfc(Math.abs(z) / Math.SQRT2);
+}
+
+/** erfc by its continued fraction for large x, else 1 − erf by the series (|error| < 1e-14 relative where it matters). */
+function erfc(x: number): number {
+  if (x < 2) {
+    let sum = x;
+    let term = x;
+    for (let n = 1; n < 200; n++) {
+      term *= (-x * x) / n;
+      const add = term / (2 * n + 1);
+      sum += add;
+      if (Math.abs(add) < 1e-17 * Math.abs(sum)) break;
+    }
+    return 1 - (2 / Math.sqrt(Math.PI)) * sum;
+  }
+  // Lentz: erfc(x) = exp(−x²)/√π · 1/(x + 1/2/(x + 1/(x + 3/2/(x + …))))
+  let f = x;
+  let c = x;
+  let d = 0;
+  for (let n = 1; n < 500; n++) {
+    const a = n / 2;
+    d = x + a * d;
+    d = d === 0 ? 1e-300 : 1 / d;
+    c = x + a / c;
+    const delta = c * d;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  return Math.exp(-x * x) / Math.sqrt(Math.PI) / f;
+}
+
+const T975 = new Map<number, number>();
+
+/** The 0.975 quantile of Student's t with `df` degrees of freedom (Infinity: z), cached. */
+export function t975(df: number): number {
+  if (!(df > 0)) return NaN;
+  if (!Number.isFinite(df) || df > 1e7) return Z95;
+  let q = T975.get(df);
+  if (q === undefined) {
+    q = tQuantile(0.975, df);
+    T975.set(df, q);
+  }
+  return q;
+}
+
+/** The `p` quantile (0.5 < p < 1) of Student's t with `df` degrees of freedom: bisection on the tail. */
+export function tQuantile(p: number, df: number): number {
+  const tail = 2 * (1 - p); // two-sided p-value at the quantile
+  let lo = 0;
+  let hi = 1;
+  while (tTestP(hi, df) > tail) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+    const mid = (lo + hi) / 2;
+    if (tTestP(mid, df) > tail) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
 }
 
 /**
- * Wilson score interval for a proportion k/n, scaled by `per` (e.g. 1000 for "per 1,000").
- * Good at the small proportions rare patterns have, where a normal interval goes negative.
+ * Holm's step-down adjustment: p-values of a family, adjusted so that rejecting those below
+ * 0.05 keeps the family-wise error at 5%. NaN stays NaN and is not counted in the family.
  */
-export function wilson(k: number, n: number, per = 1): Estimate {
-  if (n === 0) return { mean: NaN, lo: NaN, hi: NaN, se: NaN };
-  const p = k / n;
-  const z2 = Z95 * Z95;
-  const denom = 1 + z2 / n;
-  const centre = (p + z2 / (2 * n)) / denom;
-  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
-  return { mean: p * per, lo: Math.max(0, centre - half) * per, hi: Math.min(1, centre + half) * per, se: Math.sqrt((p * (1 - p)) / n) * per };
-}
-
-/** Two-sided p-value of a t statistic with `df` degrees of freedom. */
-export function tTestP(t: number, df: number): number {
-  if (!Number.isFinite(t)) return Number.isNaN(t) ? NaN : 0;
-  if (df <= 0) return NaN;
-  const x = df / (df + t * t);
-  return incompleteBeta(x, df / 2, 0.5);
+export function holm(ps: readonly number[]): number[] {
+  const idx = ps.map((p, i) => [p, i] as const).filter(([p]) => Number.isFinite(p));
+  idx.sort((a, b) => a[0] - b[0]);
+  const m = idx.length;
+  const out = ps.map(() => NaN);
+  let running = 0;
+  idx.forEach(([p, i], r) => {
+    running = Math.max(running, Math.min(1, (m - r) * p));
+    out[i] = running;
+  });
+  return out;
 }
 
 /** Regularized incomplete beta I_x(a, b) (continued fraction, Numerical Recipes' Lentz form). */
@@ -165,4 +366,25 @@ export function logGamma(x: number): number {
   const t = xx + 7.5;
   for (let i = 1; i < 9; i++) a += g[i]! / (xx + i);
   return 0.5 * Math.log(2 * Math.PI) + (xx + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+/**
+ * A deal-level (cluster) bootstrap of a statistic: `B` resamples of the clusters with
+ * replacement, drawn with the seeded `rng`; returns the statistic's bootstrap standard error
+ * and the 2.5% and 97.5% percentiles. For tests and calibration: the summary's closed forms
+ * are checked against it.
+ */
+export function clusterBootstrap<T>(clusters: readonly T[], stat: (sample: readonly T[]) => number, B: number, rng: () => number): { se: number; lo: number; hi: number } {
+  const values: number[] = [];
+  const sample: T[] = new Array<T>(clusters.length);
+  for (let b = 0; b < B; b++) {
+    for (let i = 0; i < clusters.length; i++) sample[i] = clusters[Math.floor(rng() * clusters.length)]!;
+    const v = stat(sample);
+    if (Number.isFinite(v)) values.push(v);
+  }
+  values.sort((x, y) => x - y);
+  const mean = values.reduce((a, x) => a + x, 0) / values.length;
+  const sd = Math.sqrt(values.reduce((a, x) => a + (x - mean) ** 2, 0) / (values.length - 1));
+  const at = (q: number) => values[Math.min(values.length - 1, Math.max(0, Math.round(q * (values.length - 1))))]!;
+  return { se: sd, lo: at(0.025), hi: at(0.975) };
 }

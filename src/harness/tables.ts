@@ -18,6 +18,7 @@ import { aleaNext, botStates, type Rng } from '../core/rng.js';
 import { formatAction, type Action } from '../engine/actions.js';
 import { matchHandKey, MATCH_DRY_LIMIT, MATCH_HAND_LIMIT, nextDeal, type DealState, type MatchResult } from '../engine/match.js';
 import { Table } from '../engine/table.js';
+import type { LuckAccount } from '../engine/luck.js';
 import { BotError, IllegalActionError, type Bot, type BotFactory, type HandResult } from '../engine/types.js';
 import { NO_SCORES } from '../engine/view.js';
 import type { Profile } from '../rules/profiles.js';
@@ -63,6 +64,8 @@ export interface InterleaveOptions {
   /** Before a table of `play` decides (the heartbeat's arm and seating: watchdog.ts). */
   readonly onResume?: (play: Play) => void;
   readonly signal?: AbortSignal;
+  /** Luck accounting: a new account for hands of an arm (one per table and arm), or undefined: off. */
+  readonly luck?: (arm: number) => LuckAccount | undefined;
 }
 
 /** Statistics of an interleaved job, for the protocol bench. */
@@ -93,8 +96,16 @@ class TableSlot {
   index = -1;
   gen: Generator<void, HandResult | MatchResult, void> | undefined;
   at: TableAt = { arm: 0, seating: 0, handKey: 0, dealer: 0, round: 0, streak: 0 };
+  /** This table's luck account per arm (made on first use). */
+  private readonly luck = new Map<number, LuckAccount | undefined>();
 
   constructor(readonly id: number) {}
+
+  luckFor(arm: number, opts: InterleaveOptions): LuckAccount | undefined {
+    if (!opts.luck) return undefined;
+    if (!this.luck.has(arm)) this.luck.set(arm, opts.luck(arm));
+    return this.luck.get(arm);
+  }
 }
 
 /**
@@ -228,7 +239,7 @@ function* handOn(slot: TableSlot, opts: InterleaveOptions, h: HandAtTable): Gene
   const players = opts.players[play.seating]!;
   slot.at = { arm: play.arm, seating: play.seating, handKey: h.handKey, dealer: h.dealer, round: h.round, streak: h.streak };
   const table = slot.table;
-  table.reset({ rules, seed: opts.seed, handKey: h.handKey, dealer: h.dealer, round: h.round, streak: h.streak, base: opts.base, perTai: opts.perTai });
+  table.reset({ rules, seed: opts.seed, handKey: h.handKey, dealer: h.dealer, round: h.round, streak: h.streak, base: opts.base, perTai: opts.perTai, luck: slot.luckFor(play.arm, opts) });
   botStates(opts.seed, h.handKey, slot.streams);
   const scores = h.scores ?? NO_SCORES;
   for (let s = 0; s < 4; s++) {

@@ -12,6 +12,8 @@ describe('experiment files', () => {
     expect(e.seating).toBe('duplicate');
     expect(e.unit).toBe('hands');
     expect(e.deals).toBe(10);
+    expect(e.luck).toBe(true);
+    expect(v({ ...ok, luck: false }).luck).toBe(false);
   });
 
   it('keeps paths as written (outputs must not depend on the machine)', () => {
@@ -32,6 +34,7 @@ describe('experiment files', () => {
     ['one name, two bots', { ...ok, bots: ['random', { name: 'random', path: './r.js' }] }, /field "bots\[1\]": expected a name of its own/],
     ['bad name', { ...ok, name: 'a b' }, /field "name"/],
     ['empty rules list', { ...ok, rules: [] }, /field "rules"/],
+    ['luck not a boolean', { ...ok, luck: 'yes' }, /field "luck": expected true or false, got "yes"/],
   ];
   for (const [what, json, re] of bad) {
     it(`rejects ${what}, naming the file and field`, () => {
@@ -77,4 +80,13 @@ describe('seatings', () => {
   it('fixed is the line-up once', () => {
     expect(seatings('fixed', 2)).toEqual([[0, 1, 0, 1]]);
   });
+
+  it('rotate plays each distinct seating once: two bots have two (A B A B and B A B A), not four replays', () => {
+    expect(seatings('rotate', 2)).toEqual([
+      [0, 1, 0, 1],
+      [1, 0, 1, 0],
+    ]);
+    expect(seatings('rotate', 3)).toHaveLength(4);
+  });
+
 });

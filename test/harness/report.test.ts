@@ -20,7 +20,7 @@ import type { Summary } from '../../src/harness/summary.js';
 function change(a: Estimate, b: Estimate): Estimate {
   const mean = b.mean - a.mean;
   const se = Math.hypot(a.se, b.se);
-  return { mean, se, lo: mean - 1.96 * se, hi: mean + 1.96 * se };
+  return { mean, se, lo: mean - 1.96 * se, hi: mean + 1.96 * se, df: Infinity, estimator: 'difference-welch-t' };
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -107,9 +107,14 @@ describe('tw16 report', () => {
       expect(Number(row[2])).toBeCloseTo(b.pointsPerHand.mean, 3);
       expect(Number(row[3])).toBeCloseTo(b.pointsPerHand.lo, 3);
       expect(Number(row[4])).toBeCloseTo(b.pointsPerHand.hi, 3);
+      // Raw and luck-adjusted side by side, in the table and in the chart.
+      expect(Number(row[5])).toBeCloseTo(b.pointsPerHandAdjusted!.mean, 3);
+      expect(Number(row[6])).toBeCloseTo(b.pointsPerHandAdjusted!.lo, 3);
+      expect(Number(row[7])).toBeCloseTo(b.pointsPerHandAdjusted!.hi, 3);
     }
+    expect(figureHtml(html, 'arm0-points')).toContain('luck-adjusted');
     const rates = tableRows(figureHtml(html, 'arm0-rates'));
-    for (const [i, b] of arm.bots.entries()) expect(rates[i]).toEqual([b.bot, pct(b.winRate), pct(b.dealInRate), pct(b.selfDrawShare), pct(b.drawRate)]);
+    for (const [i, b] of arm.bots.entries()) expect(rates[i]).toEqual([b.bot, pct(b.winRate), pct(b.dealInRate), pct(b.selfDrawShare)]);
 
     const patterns = tableRows(figureHtml(html, 'arm0-patterns'));
     const seen = arm.patterns.filter((p) => p.wins > 0);

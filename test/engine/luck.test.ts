@@ -1,0 +1,155 @@
+/**
+ * Luck accounting (src/engine/luck.ts): every term has mean exactly zero given the position,
+ * attaching an account never changes play, and a seat's luck is zero-sum across the table.
+ */
+import { describe, expect, it } from 'vitest';
+import { FLOWER_BASE, KINDS } from '../../src/core/tiles.js';
+import { LUCK_F, LUCK_FEATURES, LUCK_SCALES, LUCK_TERMS, LuckAccount, luckOf, playHand, Table, type BotFactory, type HandResult, type Step } from '../../src/engine/index.js';
+import { greedy, random, defensive } from '../../bots/index.js';
+import { getProfile } from '../../src/rules/index.js';
+import { luckWeights } from '../../src/harness/luck.js';
+
+const p0 = getProfile('p0');
+
+/** Play a hand to the end with `bots`, calling `atDraw(table, seat, tile, from)` at every draw of a non-flower tile (before it reaches the hand). */
+function playWatching(handKey: number, bots: readonly BotFactory[], atDraw: (tb: Table, seat: number, from: 'front' | 'back') => void, luck?: LuckAccount): HandResult {
+  const t = new Table();
+  let rngState = handKey * 7919 + 1;
+  const rng = () => {
+    rngState = (rngState * 48271) % 2147483647;
+    return rngState / 2147483647;
+  };
+  t.onStep = (step: Step) => {
+    if (step.type === 'draw' && step.tile < FLOWER_BASE) atDraw(t, step.seat, step.from);
+  };
+  t.reset({ rules: p0, seed: 'luck-test', handKey, dealer: handKey & 3, round: 0, streak: 0, ...(luck ? { luck } : {}) });
+  const players = bots.map((f, s) => f(s, rng, p0));
+  while (!t.isOver()) {
+    const [d] = t.pending();
+    t.apply(d!.seat, players[d!.seat]!.decide(d!.view, d!.legal));
+  }
+  return t.result();
+}
+
+describe('luck accounting', () => {
+  it('the names are the terms times the scales, after the deal', () => {
+    expect(LUCK_FEATURES).toHaveLength(1 + LUCK_TERMS.length * LUCK_SCALES.length);
+    expect(LUCK_F).toBe(LUCK_FEATURES.length);
+    expect(LUCK_FEATURES[0]).toBe('deal');
+    expect(LUCK_FEATURES).toContain('selfDrawPointsWall');
+  });
+
+  it('every term of a draw has mean exactly zero over the tiles left in the wall, at every draw of real hands', () => {
+    const acc = new LuckAccount();
+    const seen = new Float64Array(LUCK_F); // |term| summed: which features the positions exercised
+    let positions = 0;
+    let draws = 0;
+    for (let key = 0; key < 16; key++) {
+      playWatching(key, [greedy, greedy, defensive, greedy], (tb, seat, from) => {
+        if (tb.drawable() > 20 && draws++ % 4 !== 0) return; // one early draw in four: the late ones have ready seats
+        // The table as it was just before the draw: the tile back in the wall.
+        const c = tb.clone();
+        if (from === 'front') c.front--;
+        else c.end++;
+        acc.prime(c);
+        const left = acc.tilesLeft();
+        let n = 0;
+        for (let u = 0; u < KINDS; u++) n += left[u]!;
+        const mean = new Float64Array(4 * LUCK_F);
+        for (let u = 0; u < KINDS; u++) {
+          if (left[u] === 0) continue;
+          const terms = acc.termsFor(c, seat, u);
+          for (let i = 0; i < terms.length; i++) {
+            mean[i]! += (left[u]! / n) * terms[i]!;
+            seen[i % LUCK_F]! += Math.abs(terms[i]!);
+          }
+        }
+        for (let i = 0; i < mean.length; i++) expect(Math.abs(mean[i]!), `${LUCK_FEATURES[i % LUCK_F]} of seat ${i / LUCK_F | 0}, hand ${key}`).toBeLessThan(1e-9);
+        positions++;
+      });
+    }
+    expect(positions).toBeGreaterThan(120);
+    // The positions reached every kind of term (ready drawers, ready opponents, declared ready).
+    for (const name of ['improve2', 'improve1', 'win', 'selfDrawPoints', 'dangerDrawn', 'dangerFed', 'dangerPoints', 'dangerPointsFree', 'readyWaits', 'dealInShare', 'dangerPointsLocked', 'dealInShareThreat']) {
+      expect(seen[LUCK_FEATURES.indexOf(name)], name).toBeGreaterThan(0);
+    }
+  });
+
+  it('attaching an account changes nothing in play', () => {
+    const acc = new LuckAccount(luckWeights(p0, { base: 1, perTai: 1 }));
+    for (let key = 0; key < 60; key++) {
+      const bots = key % 2 ? [greedy, random, defensive, greedy] : [random, random, random, greedy];
+      const setup = { rules: p0, seed: 'luck-same', handKey: key, dealer: key & 3, round: 0 as const, streak: 0, bots };
+      const plain = playHand(setup);
+      const counted = playHand({ ...setup, luck: acc });
+      expect(plain.luck).toBeUndefined();
+      expect(counted.luck).toHaveLength(4);
+      expect({ ...counted, luck: undefined }).toEqual(plain);
+    }
+  });
+
+  it("a seat's luck is its features less the others' mean, weighted; the four sum to zero", () => {
+    const weights = luckWeights(p0, { base: 1, perTai: 1 })!;
+    const acc = new LuckAccount(weights);
+    const r = playHand({ rules: p0, seed: 'luck-sum', handKey: 5, dealer: 1, round: 0, streak: 0, bots: [greedy, greedy, greedy, greedy], luck: acc });
+    const luck = r.luck!;
+    expect(Math.abs(luck.reduce((a, x) => a + x, 0))).toBeLessThan(1e-9);
+    // By hand for seat 2 and one feature weight at a time.
+    let want = 0;
+    for (let f = 0; f < LUCK_F; f++) {
+      const F = (s: number) => acc.features[s * LUCK_F + f]!;
+      want += weights[f]! * (F(2) - (F(0) + F(1) + F(3)) / 3);
+    }
+    expect(luck[2]).toBeCloseTo(want, 9);
+    expect(luckOf(acc.features, 2, weights)).toBeCloseTo(want, 12);
+    expect(new LuckAccount().seats()).toEqual([0, 0, 0, 0]);
+  });
+
+  it('refuses weights of the wrong length and a tile not in the wall', () => {
+    expect(() => new LuckAccount([1, 2, 3])).toThrow(/expected 41, got 3/);
+    const t = new Table().reset({ rules: p0, seed: 'x', handKey: 1, dealer: 0, round: 0, streak: 0 });
+    const acc = new LuckAccount();
+    acc.prime(t);
+    const left = acc.tilesLeft();
+    const gone = left.findIndex((c) => c === 0);
+    if (gone >= 0) expect(() => acc.termsFor(t, 1, gone)).toThrow(/no \d+ left in the wall/);
+  });
+
+  it('the deal terms and whole-hand luck average to zero over many deals (no drift by seat)', () => {
+    const weights = luckWeights(p0, { base: 1, perTai: 1 })!;
+    const acc = new LuckAccount(weights);
+    const t = new Table();
+    const deal = [0, 0, 0, 0];
+    const dealSq = [0, 0, 0, 0];
+    const N = 4000;
+    for (let k = 0; k < N; k++) {
+      t.reset({ rules: p0, seed: 'luck-deal', handKey: k, dealer: k & 3, round: 0, streak: 0, luck: acc });
+      for (let s = 0; s < 4; s++) {
+        const x = acc.features[s * LUCK_F]!; // the deal feature of seat s (by seat, dealer rotating)
+        deal[s]! += x;
+        dealSq[s]! += x * x;
+      }
+    }
+    for (let s = 0; s < 4; s++) {
+      const m = deal[s]! / N;
+      const se = Math.sqrt((dealSq[s]! / N - m * m) / N);
+      expect(Math.abs(m), `seat ${s}`).toBeLessThan(4 * se);
+    }
+    // Whole hands with bots: each seat's total luck has mean 0 within sampling error.
+    const sum = [0, 0, 0, 0];
+    const sq = [0, 0, 0, 0];
+    const H = 600;
+    for (let k = 0; k < H; k++) {
+      const r = playHand({ rules: p0, seed: 'luck-drift', handKey: k, dealer: k & 3, round: 0, streak: 0, bots: [greedy, random, greedy, defensive], luck: acc });
+      for (let s = 0; s < 4; s++) {
+        sum[s]! += r.luck![s]!;
+        sq[s]! += r.luck![s]! ** 2;
+      }
+    }
+    for (let s = 0; s < 4; s++) {
+      const m = sum[s]! / H;
+      const se = Math.sqrt((sq[s]! / H - m * m) / H);
+      expect(Math.abs(m), `seat ${s}`).toBeLessThan(4 * se);
+    }
+  });
+});
