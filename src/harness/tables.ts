@@ -14,6 +14,7 @@
  *
  * Programs are started once per thread and kept for later jobs (`closePrograms` ends them).
  */
+import type { HandAt } from './job.js';
 import { aleaNext, botStates, type Rng } from '../core/rng.js';
 import { formatAction, type Action } from '../engine/actions.js';
 import { matchHandKey, MATCH_DRY_LIMIT, MATCH_HAND_LIMIT, nextDeal, type DealState, type MatchResult } from '../engine/match.js';
@@ -36,15 +37,8 @@ export interface Play {
 /** A seat's player: a bot factory (decides inline), or a program. */
 export type Player = { readonly factory: BotFactory; readonly program?: undefined } | { readonly factory?: undefined; readonly program: BotProcess };
 
-/** Where a hand is, for a BotError's replay command. */
-export interface TableAt {
-  readonly arm: number;
-  readonly seating: number;
-  readonly handKey: number;
-  readonly dealer: number;
-  readonly round: Wind;
-  readonly streak: number;
-}
+/** Where a hand is, for a BotError's replay command (job.ts's HandAt). */
+export type TableAt = HandAt;
 
 export interface InterleaveOptions {
   readonly unit: 'hands' | 'matches';
