@@ -18,10 +18,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateExperiment, type Experiment } from '../src/harness/experiment.js';
-import { runExperiment } from '../src/harness/run.js';
-import { t975, type Estimate } from '../src/harness/stats.js';
-import type { ArmSummary, Summary } from '../src/harness/summary.js';
+import { validateExperiment, type Experiment } from '../src/harness/experiment/experiment.js';
+import { runExperiment } from '../src/harness/run/run.js';
+import { t975, type Estimate } from '../src/harness/analysis/stats.js';
+import type { ArmSummary, Summary } from '../src/harness/analysis/summary.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {

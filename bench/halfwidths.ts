@@ -15,10 +15,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateExperiment } from '../src/harness/experiment.js';
-import { readBatches, utf8Values } from '../src/harness/read.js';
-import { runExperiment } from '../src/harness/run.js';
-import { MeanStat, t975 } from '../src/harness/stats.js';
+import { validateExperiment } from '../src/harness/experiment/experiment.js';
+import { readBatches, utf8Values } from '../src/harness/io/read.js';
+import { runExperiment } from '../src/harness/run/run.js';
+import { MeanStat, t975 } from '../src/harness/analysis/stats.js';
 
 const args = process.argv.slice(2);
 const wi = args.indexOf('--workers');

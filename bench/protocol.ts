@@ -14,10 +14,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { validateExperiment } from '../src/harness/experiment.js';
-import { runJob } from '../src/harness/job.js';
-import { runExperiment } from '../src/harness/run.js';
-import { closePrograms } from '../src/harness/tables.js';
+import { validateExperiment } from '../src/harness/experiment/experiment.js';
+import { runJob } from '../src/harness/run/job.js';
+import { runExperiment } from '../src/harness/run/run.js';
+import { closePrograms } from '../src/harness/run/tables.js';
 
 const HANDS = Number(process.argv[2] ?? 4000);
 const WORKERS = Number(process.argv[3] ?? 2);

@@ -1,5 +1,5 @@
 /**
- * Fit the luck weights (src/harness/luckweights.ts) once, on seeds of their own: per built-in
+ * Fit the luck weights (src/harness/experiment/luckweights.ts) once, on seeds of their own: per built-in
  * profile, the four built-in bots on DEALS deals under duplicate seating (24 seatings a deal),
  * least squares of each seat's points on its chance-event features after the zero-sum
  * transform (src/engine/luck.ts `luckOf`). The weights are data fixed before any experiment
@@ -8,16 +8,16 @@
  *
  *   npx tsc -p . && node dist/scripts/fit-luck.js [DEALS=3000] [profile …] [--out FILE]
  *
- * Rewrites src/harness/luckweights.ts (or FILE) and prints, per profile, the share of the variance of a
+ * Rewrites src/harness/experiment/luckweights.ts (or FILE) and prints, per profile, the share of the variance of a
  * seat's points the weights explain on the fitting hands.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { greedy, defensive, value, random } from '../bots/index.js';
 import { LUCK_F, LUCK_FEATURES, LuckAccount, playHand, type BotFactory } from '../src/engine/index.js';
-import { seatings } from '../src/harness/experiment.js';
-import { handPosition } from '../src/harness/job.js';
-import { LUCK_FIT_SEED } from '../src/harness/luck.js';
+import { seatings } from '../src/harness/experiment/experiment.js';
+import { handPosition } from '../src/harness/run/job.js';
+import { LUCK_FIT_SEED } from '../src/harness/experiment/luck.js';
 import { getProfile, PROFILE_NAMES } from '../src/rules/index.js';
 
 const args = process.argv.slice(2);
@@ -116,7 +116,7 @@ for (const p of profiles) {
   process.stdout.write(`${p}: ${deals} deals × ${lines.length} seatings, R² ${fits[p]!.r2.toFixed(3)} of a seat's points, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 }
 
-const out = outArg ?? fileURLToPath(new URL('../../src/harness/luckweights.ts', import.meta.url));
+const out = outArg ?? fileURLToPath(new URL('../../src/harness/experiment/luckweights.ts', import.meta.url));
 const body = Object.entries(fits)
   .map(([p, f]) => `  ${p}: {\n    meanTai: ${Number(f.meanTai.toPrecision(4))},\n    r2: ${Number(f.r2.toPrecision(3))},\n    weights: [${f.weights.join(', ')}],\n  },`)
   .join('\n');
@@ -129,7 +129,15 @@ writeFileSync(
  * tai (dealer and streak tai included) per payment, for other stakes; \`r2\` the share of a
  * seat's points the weights explain on those hands.
  */
-import type { LuckWeights } from './luck.js';
+/** The fitted weights of one profile. */
+export interface LuckWeights {
+  /** Mean tai per payment (dealer and streak tai included) on the fitting hands. */
+  readonly meanTai: number;
+  /** Share of a seat's points the weights explained on the fitting hands. */
+  readonly r2: number;
+  /** One weight per feature, in LUCK_FEATURES order, for stakes base 1, perTai 1. */
+  readonly weights: readonly number[];
+}
 
 export const LUCK_WEIGHTS: Readonly<Record<string, LuckWeights>> = {
 ${body}

@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { formatDiff } from '../src/cli/diff.js';
-import { updateGolden } from '../src/harness/golden.js';
+import { updateGolden } from '../src/harness/run/golden.js';
 
 const dir = fileURLToPath(new URL('../../test/golden', import.meta.url));
 const moved = await updateGolden(dir, (s) => process.stdout.write(`${s}\n`), formatDiff);

@@ -5,9 +5,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
-import { diffResults, type DiffSummary } from '../harness/diff.js';
-import { io } from '../harness/files.js';
-import { ci, table } from '../harness/format.js';
+import { diffResults, type DiffSummary } from '../harness/analysis/diff.js';
+import { io } from '../harness/io/files.js';
+import { ci, table } from '../harness/analysis/format.js';
 
 interface DiffArgs {
   a: string;
@@ -69,7 +69,7 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
     const d = await diffResults(args.a, args.b, args.max);
     process.stdout.write(args.json ? `${JSON.stringify(d, null, 2)}\n` : formatDiff(d));
     if (args.report) {
-      const { writeDiffReport } = await import('../harness/report.js'); // vega loads only when asked for
+      const { writeDiffReport } = await import('../harness/analysis/report.js'); // vega loads only when asked for
       const dir = args.report;
       io(dir, 'create directory', () => mkdirSync(dir, { recursive: true }));
       const files = await writeDiffReport(d, dir);

@@ -10,8 +10,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../core/errors.js';
-import { formatSummary } from '../harness/format.js';
-import { mergeShards } from '../harness/merge.js';
+import { formatSummary } from '../harness/analysis/format.js';
+import { mergeShards } from '../harness/run/merge.js';
 import { EXIT } from './exit.js';
 
 interface MergeArgs {

@@ -2,7 +2,7 @@
  * Progress of a run on stderr: a bar redrawn in place on a terminal, or (CI, nohup, a pipe) one
  * line every `everyMs`, so a long run shows it is alive. `now` is injectable for tests.
  */
-import type { Progress } from '../harness/run.js';
+import type { Progress } from '../harness/run/run.js';
 
 /** `3.2 s`, `4 min 5 s`, `2 h 3 min`. */
 export function duration(seconds: number): string {

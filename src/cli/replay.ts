@@ -16,8 +16,8 @@ import { playHand } from '../engine/hand.js';
 import type { BotFactory, HandResult, Step } from '../engine/types.js';
 import { getProfile, WIND_LETTERS, PATTERN_NAMES, type Wind, type PatternId } from '../rules/index.js';
 import { UsageError } from '../core/errors.js';
-import { decisionsCause, loadSeatBots } from '../harness/decisions.js';
-import { writeHandPage } from '../harness/viewer.js';
+import { decisionsCause, loadSeatBots } from '../harness/view/decisions.js';
+import { writeHandPage } from '../harness/view/viewer.js';
 
 interface ReplayArgs {
   seed: string;

@@ -14,7 +14,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
   builder: (y) => y.positional('results', { type: 'string', demandOption: true, describe: 'a complete result directory (tw16 run or rescore; checked against its manifest.json)' }),
   handler: async (a) => {
     // Loaded here, not at start-up: vega takes a few hundred ms to import.
-    const { writeReport } = await import('../harness/report.js');
+    const { writeReport } = await import('../harness/analysis/report.js');
     const files = await writeReport(a.results);
     process.stdout.write(`wrote ${files.md}, ${files.html}\n`);
   },

@@ -3,8 +3,8 @@
  * result (checked against its manifest); DIR becomes one (staged, manifest last).
  */
 import type { CommandModule } from 'yargs';
-import { ci, table } from '../harness/format.js';
-import { rescoreResults, type RescoreSummary } from '../harness/rescore.js';
+import { ci, table } from '../harness/analysis/format.js';
+import { rescoreResults, type RescoreSummary } from '../harness/analysis/rescore.js';
 
 interface RescoreArgs {
   results: string;

@@ -2,12 +2,12 @@
  * The screens of `tw16 play`, as lines of text: the table as one seat may see it (its own hand
  * sorted, the drawn tile apart; the others' melds, flowers and discards), the numbered legal
  * actions, and the end of a hand with every hand face-up. Tiles are always in MPSZ, coloured per
- * suit when `colour` is on. Pure functions of a hand view's frame (src/harness/handview.ts).
+ * suit when `colour` is on. Pure functions of a hand view's frame (src/harness/view/handview.ts).
  */
 import { formatTiles, suitOf, tileName, type Tile } from '../core/tiles.js';
 import { ActionKind, actionKind, actionTile, formatAction, type Action } from '../engine/actions.js';
 import type { DecisionPhase } from '../engine/types.js';
-import { seatName, type Frame, type HandHead, type MeldView } from '../harness/handview.js';
+import { seatName, type Frame, type HandHead, type MeldView } from '../harness/view/handview.js';
 import { PATTERN_NAMES, WIND_LETTERS } from '../rules/types.js';
 
 /** ANSI colours per suit: characters red, dots blue, bamboo green, honours bold, flowers magenta. */

@@ -4,7 +4,7 @@
  * Evaluation in Imperfect Information Games", AAAI-18). Each term is the value of what chance
  * dealt less its exact expectation given everything that happened before, so its mean is
  * exactly zero whatever the bots do; a seat's points less a fixed linear combination of its
- * terms (src/harness/luck.ts) estimate the same mean with much of the luck taken out.
+ * terms (src/harness/experiment/luck.ts) estimate the same mean with much of the luck taken out.
  *
  * The chance events, and why each term has mean zero:
  * - **A draw** (from the front, or from the back for a kong's or a flower's replacement): the

@@ -9,7 +9,7 @@ import { EXIT, errorMessage, exitCodeOf } from '../../src/cli/main.js';
 import { InputError, IoError, UsageError } from '../../src/core/errors.js';
 import { NotationError } from '../../src/core/tiles.js';
 import { BotError } from '../../src/engine/types.js';
-import { ReportInputError } from '../../src/harness/report.js';
+import { ReportInputError } from '../../src/harness/analysis/report.js';
 import { CaseError, HandNotationError, ProfileError, SettleError } from '../../src/rules/index.js';
 
 describe('the error family', () => {

@@ -7,7 +7,7 @@ import { FLOWER_BASE, KINDS } from '../../src/core/tiles.js';
 import { LUCK_F, LUCK_FEATURES, LUCK_SCALES, LUCK_TERMS, LuckAccount, luckOf, playHand, Table, type BotFactory, type HandResult, type Step } from '../../src/engine/index.js';
 import { greedy, random, defensive } from '../../bots/index.js';
 import { getProfile } from '../../src/rules/index.js';
-import { luckWeights } from '../../src/harness/luck.js';
+import { luckWeights } from '../../src/harness/experiment/luck.js';
 
 const p0 = getProfile('p0');
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { diffResults } from '../../src/harness/diff.js';
-import { playGolden, storedDigests } from '../../src/harness/golden.js';
+import { diffResults } from '../../src/harness/analysis/diff.js';
+import { playGolden, storedDigests } from '../../src/harness/run/golden.js';
 import { PROFILE_NAMES } from '../../src/rules/index.js';
 
 const GOLDEN = fileURLToPath(new URL('.', import.meta.url));

@@ -1,0 +1,560 @@
+/**
+ * Reports of a finished run: `report.md` (text tables) and a self-contained `report.html`
+ * (the same tables plus charts). The charts are vega-lite specs compiled and rendered to SVG
+ * in Node (a vega View with the 'none' renderer), then inlined: the page loads no script,
+ * font, stylesheet or image from anywhere. Output is a pure function of the inputs (no
+ * timestamps, element ids numbered per chart), so the same run gives the same bytes.
+ *
+ * Charts, per rule arm: points per seat-hand per bot with 95% intervals; win, deal-in and
+ * self-draw rates per bot; the tai distribution of wins (from wins.arrow); pattern
+ * frequencies per 1,000 wins. For `tw16 diff`, before/after bars of pattern frequencies and
+ * bot metrics.
+ */
+import { readFileSync } from 'node:fs';
+import { InputError } from '../../core/errors.js';
+import { writeAtomic } from '../io/files.js';
+import { commitResult, openResult, withStaging } from '../results/resultdir.js';
+import { join } from 'node:path';
+import type { TopLevelSpec } from 'vega-lite';
+import { PATTERN_NAMES } from '../../rules/types.js';
+import type { DiffSummary } from './diff.js';
+import { ci, outcomesLine, pairedTable, pct, pValue, table, times } from './format.js';
+import { readBatches } from '../io/read.js';
+import type { Estimate } from './stats.js';
+import type { ArmSummary, BotSummary, Summary } from './summary.js';
+
+/** Paths of the files a report wrote. */
+export interface ReportFiles {
+  readonly md: string;
+  readonly html: string;
+}
+
+/** A summary.json that is missing or not a run summary. */
+export class ReportInputError extends InputError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReportInputError';
+  }
+}
+
+/** Wins by tai value, per rule arm (the input of the tai histogram). */
+export type TaiCounts = ReadonlyMap<number, ReadonlyMap<number, number>>;
+
+/**
+ * What the diff report needs of `tw16 diff`'s result: the pattern and bot comparisons
+ * (the changed hands are listed by `tw16 diff` itself, not charted).
+ */
+export type DiffReportInput = Pick<DiffSummary, 'a' | 'b' | 'identical' | 'patterns' | 'bots'>;
+
+// ---------------------------------------------------------------------------------------
+// Inputs
+
+/** Read and check `DIR/summary.json`; throws ReportInputError with a one-line reason. */
+export function readSummary(dir: string): Summary {
+  const file = join(dir, 'summary.json');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ReportInputError(code === 'ENOENT' ? `${file}: not found (is ${dir} the output directory of a complete tw16 run?)` : `${file}: cannot read (${code ?? String(err)})`);
+  }
+  let s: unknown;
+  try {
+    s = JSON.parse(text);
+  } catch (err) {
+    throw new ReportInputError(`${file}: not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+  const arms = (s as { arms?: unknown } | null)?.arms;
+  if (!Array.isArray(arms) || arms.some((a) => typeof a !== 'object' || a === null || !Array.isArray((a as ArmSummary).bots) || !Array.isArray((a as ArmSummary).patterns))) {
+    throw new ReportInputError(`${file}: not a tw16 run summary (no "arms" with bots and patterns)`);
+  }
+  return s as Summary;
+}
+
+/** Count wins by tai per arm from a wins.arrow file, one record batch at a time. */
+export async function readTaiCounts(winsPath: string): Promise<Map<number, Map<number, number>>> {
+  const out = new Map<number, Map<number, number>>();
+  for await (const rb of readBatches(winsPath)) {
+    const arm = rb.getChild('arm')?.toArray() as ArrayLike<number> | undefined;
+    const tai = rb.getChild('tai')?.toArray() as ArrayLike<number> | undefined;
+    if (!arm || !tai) throw new ReportInputError(`${winsPath}: no "arm" and "tai" columns`);
+    for (let i = 0; i < rb.numRows; i++) {
+      let m = out.get(arm[i]!);
+      if (!m) out.set(arm[i]!, (m = new Map()));
+      m.set(tai[i]!, (m.get(tai[i]!) ?? 0) + 1);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Charts
+
+let vegaModules: Promise<[typeof import('vega'), typeof import('vega-lite')]> | undefined;
+
+/** vega and vega-lite, loaded on first use (they take a few hundred ms to import). */
+function loadVega(): Promise<[typeof import('vega'), typeof import('vega-lite')]> {
+  vegaModules ??= Promise.all([import('vega'), import('vega-lite')]);
+  return vegaModules;
+}
+
+/** Shared look: plain sans-serif text, no chart border, white background. */
+const CONFIG = {
+  font: 'sans-serif',
+  background: 'white',
+  view: { stroke: null },
+  axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 220 },
+  legend: { labelFontSize: 11, titleFontSize: 12 },
+  title: { fontSize: 14, anchor: 'start' },
+} as const;
+
+/**
+ * Compile a vega-lite spec and render it to an SVG string, server-side. Element ids (clip
+ * paths, gradients) are renamed `ID-1`, `ID-2`, … so several charts can share one page and
+ * the output does not depend on how many charts the process drew before.
+ */
+export async function renderChart(spec: TopLevelSpec, id: string): Promise<string> {
+  const [vega, vl] = await loadVega();
+  const full = { ...spec, config: { ...CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec;
+  const view = new vega.View(vega.parse(vl.compile(full).spec), { renderer: 'none' });
+  try {
+    return renumberIds(await view.toSVG(), id);
+  } finally {
+    view.finalize();
+  }
+}
+
+function renumberIds(svg: string, prefix: string): string {
+  const ids = new Map<string, string>();
+  for (const m of svg.matchAll(/\sid="([^"]+)"/g)) if (!ids.has(m[1]!)) ids.set(m[1]!, `${prefix}-${ids.size + 1}`);
+  let out = svg;
+  if (ids.size > 0) {
+    const rename = (old: string): string => ids.get(old) ?? old;
+    out = out
+      .replace(/(\sid=")([^"]+)"/g, (_, a: string, x: string) => `${a}${rename(x)}"`)
+      .replace(/url\(#([^)]+)\)/g, (_, x: string) => `url(#${rename(x)})`)
+      .replace(/(href=")#([^"]+)"/g, (_, a: string, x: string) => `${a}#${rename(x)}"`);
+  }
+  if (!out.includes('xlink:')) out = out.replace(' xmlns:xlink="http://www.w3.org/1999/xlink"', '');
+  return out;
+}
+
+const finite = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
+/** An estimate's interval, or the mean twice when it has none (so no error bar is drawn). */
+const bounds = (e: Estimate): { lo: number; hi: number } => (finite(e.lo) && finite(e.hi) ? { lo: e.lo, hi: e.hi } : { lo: e.mean, hi: e.mean });
+
+/**
+ * Points per seat-hand per bot: a dot at the mean and a line across the 95% interval, raw and
+ * (when the run recorded luck) luck-adjusted side by side, one row each per bot.
+ */
+export function pointsSpec(arm: ArmSummary): TopLevelSpec {
+  const values = arm.bots.flatMap((b) => {
+    const rows = finite(b.pointsPerHand.mean) ? [{ bot: b.bot, kind: 'raw', mean: b.pointsPerHand.mean, ...bounds(b.pointsPerHand) }] : [];
+    const adj = b.pointsPerHandAdjusted;
+    if (adj && finite(adj.mean)) rows.push({ bot: b.bot, kind: 'luck-adjusted', mean: adj.mean, ...bounds(adj) });
+    return rows;
+  });
+  const both = values.some((v) => v.kind === 'luck-adjusted');
+  const y = { field: 'bot', type: 'nominal', title: null, sort: null } as const;
+  const yOffset = { field: 'kind', type: 'nominal', sort: ['raw', 'luck-adjusted'] } as const;
+  const color = both
+    ? ({ field: 'kind', type: 'nominal', title: null, sort: ['raw', 'luck-adjusted'], scale: { range: ['#4c78a8', '#f58518'] }, legend: { orient: 'bottom' } } as const)
+    : ({ field: 'bot', type: 'nominal', legend: null } as const);
+  return {
+    title: {
+      text: 'Points per seat-hand',
+      subtitle: both
+        ? 'dot: mean, line: 95% interval (by deal); blue: raw, orange: luck-adjusted; dashed: break-even'
+        : 'dot: mean; line: 95% interval (clustered by deal); grey line: break-even',
+    },
+    width: 420,
+    height: { step: both ? 17 : 34 },
+    data: { values },
+    layer: [
+      { data: { values: [{ zero: 0 }] }, mark: { type: 'rule', color: '#999', strokeDash: [4, 3] }, encoding: { x: { field: 'zero', type: 'quantitative' } } },
+      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'lo', type: 'quantitative', title: 'points per seat-hand' }, x2: { field: 'hi' }, color } },
+      { mark: { type: 'point', filled: true, size: 80 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'mean', type: 'quantitative' }, color } },
+    ],
+  } as TopLevelSpec;
+}
+
+/** The three rates charted per bot, in chart order. */
+const RATES: readonly { key: keyof BotSummary; label: string }[] = [
+  { key: 'winRate', label: 'win' },
+  { key: 'dealInRate', label: 'deal-in' },
+  { key: 'selfDrawShare', label: 'self-draw share of wins' },
+];
+
+/** Win, deal-in and self-draw rates per bot: grouped bars with 95% intervals. */
+export function ratesSpec(arm: ArmSummary): TopLevelSpec {
+  const values = arm.bots.flatMap((b) =>
+    RATES.map((r) => {
+      const e = b[r.key] as Estimate;
+      return { bot: b.bot, rate: r.label, mean: finite(e.mean) ? e.mean : 0, ...bounds(e) };
+    }),
+  );
+  const x = { field: 'rate', type: 'nominal', title: null, sort: RATES.map((r) => r.label), axis: { labelAngle: 0 } } as const;
+  const xOffset = { field: 'bot', type: 'nominal', sort: null } as const;
+  return {
+    title: { text: 'Win, deal-in and self-draw rates', subtitle: 'bars: rate; black lines: 95% interval' },
+    // With an xOffset channel the step is the width of one bot's bar within a group.
+    width: { step: 26 },
+    height: 220,
+    data: { values },
+    layer: [
+      { mark: 'bar', encoding: { x, xOffset, y: { field: 'mean', type: 'quantitative', title: 'rate', axis: { format: '.0%' } }, color: { field: 'bot', type: 'nominal', title: 'bot' } } },
+      { mark: { type: 'rule', color: 'black' }, encoding: { x, xOffset, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
+    ],
+  } as TopLevelSpec;
+}
+
+/** One bar of the tai histogram. */
+export interface TaiBin {
+  /** Label: the tai value, or `lo–hi` when bins are wider than one tai. */
+  readonly tai: string;
+  readonly lo: number;
+  readonly hi: number;
+  readonly wins: number;
+  /** Share of the arm's wins. */
+  readonly share: number;
+}
+
+/** Wins by tai, one bin per tai value from 0 to the largest (wider bins past 40 values). */
+export function taiBins(counts: ReadonlyMap<number, number> | undefined): TaiBin[] {
+  if (!counts || counts.size === 0) return [];
+  const max = Math.max(...counts.keys());
+  const width = Math.max(1, Math.ceil((max + 1) / 40));
+  const total = [...counts.values()].reduce((a, x) => a + x, 0);
+  const bins: TaiBin[] = [];
+  for (let lo = 0; lo <= max; lo += width) {
+    const hi = Math.min(max, lo + width - 1);
+    let wins = 0;
+    for (let t = lo; t <= hi; t++) wins += counts.get(t) ?? 0;
+    bins.push({ tai: width === 1 ? String(lo) : `${lo}–${hi}`, lo, hi, wins, share: wins / total });
+  }
+  return bins;
+}
+
+/** Histogram of tai per win (patterns only, settlement extras excluded). */
+export function taiSpec(bins: readonly TaiBin[]): TopLevelSpec {
+  return {
+    title: { text: 'Tai per win', subtitle: 'share of wins at each tai total (patterns only)' },
+    width: { step: bins.length > 24 ? 14 : 22 },
+    height: 200,
+    data: { values: bins.map((b) => ({ tai: b.tai, share: b.share, wins: b.wins })) },
+    mark: { type: 'bar', color: '#4c78a8' },
+    encoding: {
+      x: { field: 'tai', type: 'ordinal', sort: null, title: 'tai', axis: { labelAngle: 0 } },
+      y: { field: 'share', type: 'quantitative', title: 'share of wins', axis: { format: '.0%' } },
+    },
+  } as TopLevelSpec;
+}
+
+/** Patterns that occurred, most frequent first (ties in pattern-list order). */
+function seenPatterns(arm: ArmSummary): ArmSummary['patterns'] {
+  return arm.patterns.filter((p) => p.wins > 0).sort((x, y) => y.wins - x.wins);
+}
+
+/** Pattern frequencies per 1,000 wins: horizontal bars with 95% (Wilson) intervals. */
+export function patternsSpec(arm: ArmSummary): TopLevelSpec {
+  const values = seenPatterns(arm).map((p) => ({ pattern: p.pattern, mean: p.per1000Wins.mean, ...bounds(p.per1000Wins) }));
+  const y = { field: 'pattern', type: 'nominal', title: null, sort: null } as const;
+  return {
+    title: { text: 'Patterns per 1,000 wins', subtitle: 'bars: frequency; black lines: 95% interval' },
+    width: 420,
+    height: { step: 16 },
+    data: { values },
+    layer: [
+      { mark: { type: 'bar', color: '#4c78a8' }, encoding: { y, x: { field: 'mean', type: 'quantitative', title: 'wins holding the pattern, per 1,000 wins' } } },
+      { mark: { type: 'rule', color: 'black' }, encoding: { y, x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
+    ],
+  } as TopLevelSpec;
+}
+
+// ---------------------------------------------------------------------------------------
+// HTML pieces
+
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const n0 = (x: number): string => x.toLocaleString('en-US');
+/** A number with fixed decimals, `n/a` when not finite (JSON turns NaN into null). */
+const fx = (x: number | null | undefined, digits: number, scale = 1): string => (finite(x) ? (x * scale).toFixed(digits) : 'n/a');
+
+/** An HTML table; cells after the first are right-aligned numbers. */
+function htmlTable(header: readonly string[], rows: readonly (readonly string[])[], className = 'num'): string {
+  const head = `<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
+  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('\n');
+  return `<table class="${className}">\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+}
+
+/** A chart with its table beside it (below on narrow screens); `id` names the figure. */
+function figure(id: string, svg: string, tableHtml: string, caption: string): string {
+  return `<figure id="${id}">\n<div class="chart">${svg}</div>\n<div class="numbers">\n<figcaption>${esc(caption)}</figcaption>\n${tableHtml}\n</div>\n</figure>`;
+}
+
+const STYLE = `
+body { font-family: sans-serif; margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #222; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.3em; border-bottom: 1px solid #ccc; padding-bottom: .2em; margin-top: 2em; }
+figure { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; margin: 1.5em 0; }
+figcaption { font-size: .9em; color: #555; margin-bottom: .4em; }
+.chart svg { max-width: 100%; height: auto; }
+table { border-collapse: collapse; font-size: .85em; }
+th, td { padding: .2em .6em; border-bottom: 1px solid #e4e4e4; }
+th { text-align: left; background: #f4f4f4; }
+table.num td:not(:first-child) { text-align: right; font-variant-numeric: tabular-nums; }
+p.note { color: #555; font-size: .9em; }
+code { background: #f4f4f4; padding: 0 .2em; }
+`;
+
+function page(title: string, body: string): string {
+  return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${esc(title)}</title>\n<style>${STYLE}</style>\n</head>\n<body>\n${body}\n</body>\n</html>\n`;
+}
+
+// ---------------------------------------------------------------------------------------
+// The run report
+
+/** Rows of the bot tables (the HTML and markdown tables show the same numbers). */
+function botRows(arm: ArmSummary, luck: boolean): { points: string[][]; rates: string[][] } {
+  return {
+    points: arm.bots.map((b) => {
+      const adj = b.pointsPerHandAdjusted;
+      const row = [b.bot, n0(b.hands), fx(b.pointsPerHand.mean, 3), fx(b.pointsPerHand.lo, 3), fx(b.pointsPerHand.hi, 3)];
+      if (luck) row.push(fx(adj?.mean, 3), fx(adj?.lo, 3), fx(adj?.hi, 3));
+      row.push(ci(b.taiPerWin));
+      return row;
+    }),
+    rates: arm.bots.map((b) => [b.bot, ...RATES.flatMap((r) => [pct(b[r.key] as Estimate)])]),
+  };
+}
+
+const pointsHeader = (luck: boolean): string[] => ['bot', 'seat-hands', 'points/hand', '95% lo', '95% hi', ...(luck ? ['luck-adjusted', '95% lo', '95% hi'] : []), 'tai/win [95% CI]'];
+const RATES_HEADER = ['bot', 'win % [95% CI]', 'deal-in % [95% CI]', 'self-draw % of wins [95% CI]'];
+const TAI_HEADER = ['tai', 'wins', '% of wins', 'cumulative %'];
+const PATTERN_HEADER = ['pattern', 'wins', 'per 1,000 wins', '95% lo', '95% hi', 'per 1,000 hands [95% CI]', 'name'];
+
+function taiRows(bins: readonly TaiBin[]): string[][] {
+  let cum = 0;
+  return bins
+    .filter((b) => b.wins > 0)
+    .map((b) => {
+      cum += b.share;
+      return [b.tai, n0(b.wins), fx(b.share, 1, 100), fx(Math.min(1, cum), 1, 100)];
+    });
+}
+
+function patternRows(arm: ArmSummary): string[][] {
+  return seenPatterns(arm).map((p) => [p.pattern, n0(p.wins), fx(p.per1000Wins.mean, 1), fx(p.per1000Wins.lo, 1), fx(p.per1000Wins.hi, 1), ci(p.per1000Hands, 1), PATTERN_NAMES[p.pattern] ?? '']);
+}
+
+function experimentInfo(s: Summary): { name: string; hypothesis: string; seating: string } {
+  const e = (s.experiment ?? {}) as { name?: unknown; hypothesis?: unknown; seating?: unknown };
+  return {
+    name: typeof e.name === 'string' ? e.name : 'tw16 run',
+    hypothesis: typeof e.hypothesis === 'string' ? e.hypothesis : '',
+    seating: typeof e.seating === 'string' ? e.seating : 'fixed',
+  };
+}
+
+
+/**
+ * The report's two documents from a summary and the tai counts of its wins (pure: no
+ * files read or written). `taiCounts` undefined leaves the tai histogram out.
+ */
+export async function buildReport(s: Summary, taiCounts?: TaiCounts): Promise<{ md: string; html: string }> {
+  const info = experimentInfo(s);
+  const md: string[] = [`# ${info.name}`, ''];
+  if (info.hypothesis) md.push(info.hypothesis, '');
+  md.push(`${n0(s.hands)} hands, ${n0(s.wins)} wins, ${s.arms.length} rule arm${s.arms.length === 1 ? '' : 's'}, seating ${info.seating}, tw16 ${s.version}. Charts: report.html.`, '');
+  const html: string[] = [`<h1>${esc(info.name)}</h1>`];
+  if (info.hypothesis) html.push(`<p>${esc(info.hypothesis)}</p>`);
+  html.push(`<p class="note">${esc(`${n0(s.hands)} hands, ${n0(s.wins)} wins, ${s.arms.length} rule arm${s.arms.length === 1 ? '' : 's'}, seating ${info.seating}, tw16 ${s.version}. Intervals are 95%; bot intervals are clustered by deal.`)}</p>`);
+
+  for (const arm of s.arms) {
+    const id = `arm${arm.arm}`;
+    const heading = `Profile ${arm.profile}: ${n0(arm.hands)} hands over ${n0(arm.deals)} deals`;
+    const luck = s.luck === true;
+    const rows = botRows(arm, luck);
+    const bins = taiCounts ? taiBins(taiCounts.get(arm.arm)) : undefined;
+    const tRows = bins ? taiRows(bins) : [];
+    const pRows = patternRows(arm);
+    const outcomes = outcomesLine(arm);
+
+    md.push(`## ${heading}`, '');
+    if (outcomes) md.push(`Outcomes: ${outcomes}.`, '');
+    md.push('### Points per seat-hand', '', '```text', table(pointsHeader(luck), rows.points), '```', '');
+    md.push('### Rates', '', '```text', table(RATES_HEADER, rows.rates), '```', '');
+    if (arm.paired.length > 0) {
+      md.push('### Paired differences (same deals, points per seat-hand)', '', '```text');
+      const pt = pairedTable(arm, luck);
+      md.push(table(pt.header, pt.rows));
+      md.push('```', '', 'p: two-sided t-test over deals; p Holm: adjusted over the arm\'s pairs (family-wise 5%).', '');
+    }
+    for (const w of arm.warnings ?? []) md.push(`**Warning:** ${w}.`, '');
+    if (bins) md.push('### Tai per win', '', '```text', tRows.length > 0 ? table(TAI_HEADER, tRows) : 'no wins', '```', '');
+    md.push('### Patterns per 1,000 wins', '', '```text', pRows.length > 0 ? table(PATTERN_HEADER, pRows) : 'no patterns scored', '```', '');
+
+    html.push(`<h2 id="${id}">${esc(heading)}</h2>`);
+    if (outcomes) html.push(`<p>Outcomes: ${esc(outcomes)}.</p>`);
+    if (rows.points.length > 0) {
+      html.push(
+        figure(
+          `${id}-points`,
+          await renderChart(pointsSpec(arm), `${id}-points`),
+          htmlTable(pointsHeader(luck), rows.points),
+          luck ? 'Points won (+) or paid (−) per seat-hand, raw and luck-adjusted, with 95% intervals' : 'Points won (+) or paid (−) per seat-hand, with the 95% interval',
+        ),
+      );
+      html.push(figure(`${id}-rates`, await renderChart(ratesSpec(arm), `${id}-rates`), htmlTable(RATES_HEADER, rows.rates), 'Rates per seat-hand (self-draw: share of the bot’s wins)'));
+    }
+    if (arm.paired.length > 0) {
+      html.push(
+        `<p class="note">Paired differences (same deals, points per seat-hand):</p>`,
+        htmlTable(
+          ['a − b', 'difference', '95% lo', '95% hi', 'p', 'p Holm', ...(luck ? ['luck-adjusted', '95% lo', '95% hi', 'p', 'p Holm'] : []), 'deals', 'narrower than independent hands [95% CI]'],
+          arm.paired.map((p) => [
+            `${p.a} − ${p.b}`,
+            fx(p.diff.mean, 3),
+            fx(p.diff.lo, 3),
+            fx(p.diff.hi, 3),
+            pValue(p.pValue),
+            pValue(p.pHolm),
+            ...(luck ? [fx(p.diffAdjusted?.mean, 3), fx(p.diffAdjusted?.lo, 3), fx(p.diffAdjusted?.hi, 3), pValue(p.pValueAdjusted), pValue(p.pHolmAdjusted)] : []),
+            n0(p.deals),
+            times(p.narrowing),
+          ]),
+        ),
+        `<p class="note">p: two-sided t-test over deals; p Holm: adjusted over the arm’s pairs (family-wise 5%).${luck ? ' Luck-adjusted: points less each seat’s recorded luck (control variates at the chance events, mean exactly zero).' : ''}</p>`,
+      );
+    }
+    for (const w of arm.warnings ?? []) html.push(`<p class="note"><strong>Warning:</strong> ${esc(w)}.</p>`);
+    if (bins && bins.length > 0) html.push(figure(`${id}-tai`, await renderChart(taiSpec(bins), `${id}-tai`), htmlTable(TAI_HEADER, tRows), 'Wins by tai total'));
+    if (pRows.length > 0) html.push(figure(`${id}-patterns`, await renderChart(patternsSpec(arm), `${id}-patterns`), htmlTable(PATTERN_HEADER, pRows), 'Wins holding each pattern, per 1,000 wins (per 1,000 hands in the last column)'));
+    else html.push('<p class="note">No patterns scored (no wins).</p>');
+  }
+  return { md: `${md.join('\n').trimEnd()}\n`, html: page(`tw16 report: ${info.name}`, html.join('\n')) };
+}
+
+/**
+ * Rewrite `DIR/report.md` and `DIR/report.html` of a complete result (verified first), from its
+ * summary.json and (for the tai histogram) wins.arrow, and update its manifest. Throws an
+ * InputError when the directory is not a complete result.
+ */
+export async function writeReport(dir: string): Promise<ReportFiles> {
+  const manifest = await openResult(dir, { rewritingReports: true });
+  const s = readSummary(dir);
+  const { md, html } = await buildReport(s, await readTaiCounts(join(dir, 'wins.arrow')));
+  await withStaging(dir, async (staging) => {
+    writeAtomic(join(staging, 'report.md'), md);
+    writeAtomic(join(staging, 'report.html'), html);
+    const { kind, version, experiment, replay } = manifest;
+    await commitResult(dir, staging, { kind, version, experiment, replay }, manifest.files);
+  });
+  return { md: join(dir, 'report.md'), html: join(dir, 'report.html') };
+}
+
+// ---------------------------------------------------------------------------------------
+// The diff report
+
+/** Bot metrics that are fractions (shown as percentages). */
+const FRACTION_METRICS = new Set(['winRate', 'selfDrawShare', 'dealInRate']);
+const METRIC_LABELS: Readonly<Record<string, string>> = {
+  pointsPerHand: 'points per seat-hand',
+  winRate: 'win rate',
+  dealInRate: 'deal-in rate',
+  selfDrawShare: 'self-draw share of wins',
+  taiPerWin: 'tai per win',
+};
+const metricLabel = (m: string): string => METRIC_LABELS[m] ?? m;
+/** Most patterns drawn in one before/after chart (the table lists them all). */
+const DIFF_PATTERNS_CHARTED = 30;
+
+/** Before/after bars of pattern frequencies per 1,000 wins, with 95% intervals. */
+export function diffPatternsSpec(rows: DiffReportInput['patterns']): TopLevelSpec {
+  const values = rows.flatMap((r) => [
+    { pattern: r.pattern, side: 'A', mean: r.a.mean, ...bounds(r.a) },
+    { pattern: r.pattern, side: 'B', mean: r.b.mean, ...bounds(r.b) },
+  ]);
+  const y = { field: 'pattern', type: 'nominal', title: null, sort: null } as const;
+  const yOffset = { field: 'side', type: 'nominal', sort: ['A', 'B'] } as const;
+  return {
+    title: { text: 'Patterns per 1,000 wins, A and B', subtitle: 'bars: frequency; black lines: 95% interval' },
+    width: 420,
+    height: { step: 26 },
+    data: { values },
+    layer: [
+      { mark: 'bar', encoding: { y, yOffset, x: { field: 'mean', type: 'quantitative', title: 'per 1,000 wins' }, color: { field: 'side', type: 'nominal', title: 'run', sort: ['A', 'B'], scale: { range: ['#9ecae9', '#f58518'] } } } },
+      { mark: { type: 'rule', color: 'black' }, encoding: { y, yOffset, x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
+    ],
+  } as TopLevelSpec;
+}
+
+/** Before/after bars of every bot metric, one panel per metric with its own scale. */
+export function diffBotsSpec(rows: DiffReportInput['bots']): TopLevelSpec {
+  const values = rows
+    .filter((r) => finite(r.a.mean) || finite(r.b.mean))
+    .flatMap((r) => [
+      { bot: r.bot, metric: metricLabel(r.metric), side: 'A', mean: finite(r.a.mean) ? r.a.mean : 0, ...bounds(r.a) },
+      { bot: r.bot, metric: metricLabel(r.metric), side: 'B', mean: finite(r.b.mean) ? r.b.mean : 0, ...bounds(r.b) },
+    ]);
+  const metrics = [...new Set(values.map((v) => v.metric))];
+  const y = { field: 'bot', type: 'nominal', title: null, sort: null } as const;
+  const yOffset = { field: 'side', type: 'nominal', sort: ['A', 'B'] } as const;
+  return {
+    title: { text: 'Bot metrics, A and B', subtitle: 'bars: value; black lines: 95% interval; each panel has its own scale' },
+    data: { values },
+    facet: { row: { field: 'metric', type: 'nominal', title: null, sort: metrics, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top', labelFontSize: 12 } } },
+    resolve: { scale: { x: 'independent' } },
+    spec: {
+      width: 420,
+      height: { step: 26 },
+      layer: [
+        { mark: 'bar', encoding: { y, yOffset, x: { field: 'mean', type: 'quantitative', title: null }, color: { field: 'side', type: 'nominal', title: 'run', sort: ['A', 'B'], scale: { range: ['#9ecae9', '#f58518'] } } } },
+        { mark: { type: 'rule', color: 'black' }, encoding: { y, yOffset, x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
+      ],
+    },
+  } as TopLevelSpec;
+}
+
+/** A diff value: percentages for rates, else 3 decimals. */
+function metricValue(metric: string, e: Estimate): string {
+  return FRACTION_METRICS.has(metric) ? pct(e) : ci(e, 3);
+}
+
+/**
+ * Write `DIR/diff-report.md` and `DIR/diff-report.html` for a `tw16 diff` result: per
+ * profile, before/after bars of pattern frequencies and of each bot metric, with tables.
+ */
+export async function writeDiffReport(diff: DiffReportInput, dir: string): Promise<ReportFiles> {
+  const title = `tw16 diff: ${diff.a} → ${diff.b}`;
+  const profiles = [...new Set([...diff.patterns.map((p) => p.profile), ...diff.bots.map((b) => b.profile)])];
+  const verdict = diff.identical ? 'The two runs are identical.' : 'The two runs differ.';
+  const md: string[] = [`# ${title}`, '', `A = ${diff.a}, B = ${diff.b}. ${verdict}`, ''];
+  const html: string[] = [`<h1>${esc(title)}</h1>`, `<p>A = <code>${esc(diff.a)}</code>, B = <code>${esc(diff.b)}</code>. ${esc(verdict)} Intervals are 95%.</p>`];
+  for (const [i, profile] of profiles.entries()) {
+    const id = `diff${i}`;
+    const pats = diff.patterns
+      .filter((p) => p.profile === profile && ((finite(p.a.mean) && p.a.mean > 0) || (finite(p.b.mean) && p.b.mean > 0)))
+      .sort((x, y) => Math.max(y.a.mean || 0, y.b.mean || 0) - Math.max(x.a.mean || 0, x.b.mean || 0));
+    const bots = diff.bots.filter((b) => b.profile === profile);
+    const pHeader = ['pattern', 'A per 1,000 wins [95% CI]', 'B per 1,000 wins [95% CI]', 'B − A [95% CI]'];
+    const pRows = pats.map((p) => [p.pattern, ci(p.a, 1), ci(p.b, 1), ci(p.change, 1)]);
+    const bHeader = ['bot', 'metric', 'A [95% CI]', 'B [95% CI]', 'B − A [95% CI]'];
+    const bRows = bots.map((b) => [b.bot, metricLabel(b.metric), metricValue(b.metric, b.a), metricValue(b.metric, b.b), metricValue(b.metric, b.change)]);
+
+    md.push(`## Profile ${profile}`, '');
+    md.push('### Bot metrics', '', '```text', bRows.length > 0 ? table(bHeader, bRows) : 'no bots', '```', '');
+    md.push('### Patterns per 1,000 wins', '', '```text', pRows.length > 0 ? table(pHeader, pRows) : 'no patterns scored', '```', '');
+
+    html.push(`<h2>${esc(`Profile ${profile}`)}</h2>`);
+    if (bRows.length > 0) html.push(figure(`${id}-bots`, await renderChart(diffBotsSpec(bots), `${id}-bots`), htmlTable(bHeader, bRows), 'Bot metrics in A and B; rates in %'));
+    if (pRows.length > 0) {
+      const charted = pats.slice(0, DIFF_PATTERNS_CHARTED);
+      const note = pats.length > charted.length ? ` (chart: the ${charted.length} most frequent)` : '';
+      html.push(figure(`${id}-patterns`, await renderChart(diffPatternsSpec(charted), `${id}-patterns`), htmlTable(pHeader, pRows), `Wins holding each pattern, per 1,000 wins${note}`));
+    }
+  }
+  const files = { md: join(dir, 'diff-report.md'), html: join(dir, 'diff-report.html') };
+  writeAtomic(files.md, `${md.join('\n').trimEnd()}\n`);
+  writeAtomic(files.html, page(title, html.join('\n')));
+  return files;
+}

@@ -1,0 +1,244 @@
+/**
+ * `tw16 rescore`: re-score every stored win of a finished run under another profile (or a
+ * house-rule file) without replaying, re-settle each hand, and write a new result directory
+ * (hands.arrow, wins.arrow, summary.json) plus rescore.json: tai per win before and after,
+ * pattern frequencies before and after, and the wins that are no longer wins.
+ *
+ * What cannot change without replaying is left as played: who won and on which tile, the
+ * turns, and hands that were drawn. A win that falls below the new profile's minimum is kept
+ * (with its new tai and payments) and listed, since the hand would have gone on differently.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { RecordBatch } from 'apache-arrow';
+import { UsageError } from '../../core/errors.js';
+import { VERSION } from '../../version.js';
+import { getProfile, scoreFlowerWin, scoreHand, settle, type Profile } from '../../rules/index.js';
+import { PATTERN_IDS, type PatternId, type Wind } from '../../rules/types.js';
+import { ArrowTableWriter } from '../io/arrow.js';
+import { encodeStrings, type Batch } from '../io/columns.js';
+import { io, writeAtomic } from '../io/files.js';
+import { readBatches, readMetadata, toBatch } from '../io/read.js';
+import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
+import { commitResult, hasManifest, MANIFEST, openResult, withStaging } from '../results/resultdir.js';
+import { MeanStat, wilson, type Estimate } from './stats.js';
+import { summarize } from './summary.js';
+import { winFactsFromRow, type WinRow } from '../results/winrow.js';
+
+const H = Object.fromEntries(HAND_COLUMNS.map((c, i) => [c.name, i])) as Record<string, number>;
+const W = Object.fromEntries(WIN_COLUMNS.map((c, i) => [c.name, i])) as Record<string, number>;
+
+export interface RescoreSummary {
+  readonly from: string;
+  readonly rules: string;
+  readonly profile: string;
+  readonly wins: number;
+  readonly taiPerWin: { readonly before: Estimate; readonly after: Estimate };
+  /** Wins whose tai changed. */
+  readonly changed: number;
+  readonly patterns: readonly { pattern: PatternId; before: number; after: number; per1000WinsBefore: Estimate; per1000WinsAfter: Estimate }[];
+  /** Wins below the new profile's minimum (or no longer valid), first ones listed. */
+  readonly noLongerWins: number;
+  readonly noLongerWinsList: readonly { deal: number; arm: number; seating: number; hand: number; handKey: number; seat: number; tai: number }[];
+}
+
+/** Cursor over the win rows of a file, batch by batch; finished (edited) batches go to `sink`. */
+class WinCursor {
+  private iter: AsyncGenerator<RecordBatch>;
+  private rb: RecordBatch | undefined;
+  private batch: Batch | undefined;
+  private i = 0;
+  constructor(
+    path: string,
+    private readonly sink: (b: Batch) => void,
+  ) {
+    this.iter = readBatches(path);
+  }
+  /** The next row: its Arrow batch (for reading strings), its editable batch and index. */
+  async next(): Promise<{ rb: RecordBatch; batch: Batch; i: number }> {
+    while (!this.batch || this.i >= this.batch.rows) {
+      if (this.batch) this.sink(this.batch);
+      const n = await this.iter.next();
+      if (n.done) throw new UsageError('wins.arrow has fewer win rows than hands.arrow names winners: the files do not belong together');
+      this.rb = n.value;
+      this.batch = toBatch(n.value, WIN_COLUMNS);
+      this.i = 0;
+    }
+    return { rb: this.rb!, batch: this.batch, i: this.i++ };
+  }
+  /** Flush the last batch; any row left over means the files do not match. */
+  async finish(): Promise<void> {
+    if (this.batch) {
+      if (this.i < this.batch.rows) throw new UsageError('wins.arrow has more win rows than hands.arrow names winners');
+      this.sink(this.batch);
+      this.batch = undefined;
+    }
+    if (!(await this.iter.next()).done) throw new UsageError('wins.arrow has more win rows than hands.arrow names winners');
+  }
+}
+
+function winRowOf(rb: RecordBatch, i: number): WinRow {
+  const g = (n: string) => rb.getChild(n)!.get(i) as never;
+  return {
+    concealed: g('concealed'),
+    melds: g('melds'),
+    concealed_kongs: g('concealed_kongs'),
+    flowers: g('flowers'),
+    win_tile: g('win_tile'),
+    self_drawn: g('self_drawn'),
+    wind_seat: g('wind_seat'),
+    wind_round: g('wind_round'),
+    last_tile: g('last_tile'),
+    after_kong: g('after_kong'),
+    robbed_kong: g('robbed_kong'),
+    heavenly: g('heavenly'),
+  };
+}
+
+/**
+ * Re-score the complete result in `from` under `rulesSpec` into `outDir`, itself a complete result
+ * (staged, manifest last). An `outDir` holding a complete result is replaced only with `force`.
+ */
+export async function rescoreResults(from: string, rulesSpec: string, outDir: string, listLimit = 20, force = false): Promise<RescoreSummary> {
+  const handsPath = join(from, 'hands.arrow');
+  const winsPath = join(from, 'wins.arrow');
+  if (resolve(outDir) === resolve(from)) throw new UsageError(`--out ${outDir}: must differ from the run being rescored`);
+  let profile: Profile;
+  try {
+    profile = getProfile(rulesSpec);
+  } catch (e) {
+    throw new UsageError(`--rules ${rulesSpec}: ${(e as Error).message}`);
+  }
+  const source = await openResult(from);
+  if (!force && hasManifest(outDir)) throw new UsageError(`${outDir}: holds a complete result (${MANIFEST}); replace it with --force, or choose another --out`);
+  const meta = await readMetadata(handsPath);
+  const experiment = JSON.parse(meta.get('tw16.experiment') ?? '{}') as { stakes?: { base: number; perTai: number } };
+  const base = experiment.stakes?.base ?? profile.base;
+  const perTai = experiment.stakes?.perTai ?? profile.perTai;
+  const armCount = JSON.parse(meta.get('tw16.profiles') ?? '[]').length as number;
+  const newMeta = (table: string) =>
+    new Map([
+      ...meta,
+      ['tw16.table', table],
+      ['tw16.profiles', JSON.stringify(Array.from({ length: Math.max(1, armCount) }, () => profile))],
+      ['tw16.rescore', JSON.stringify({ from: meta.get('tw16.profiles') ? JSON.parse(meta.get('tw16.profiles')!).map((p: Profile) => p.name) : [], rules: profile.name })],
+    ]);
+
+  io(outDir, 'create directory', () => mkdirSync(outDir, { recursive: true }));
+  return withStaging(outDir, async (staging) => {
+    const handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), HAND_COLUMNS, newMeta('hands'));
+    const winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, newMeta('wins'));
+    const cursor = new WinCursor(winsPath, (b) => {
+      b.columns[W.profile!] = encodeStrings(Array<string>(b.rows).fill(profile.name));
+      winsOut.append(b);
+    });
+
+    const before = new MeanStat();
+    const after = new MeanStat();
+    const countBefore = PATTERN_IDS.map(() => 0);
+    const countAfter = PATTERN_IDS.map(() => 0);
+    let changed = 0;
+    let noLonger = 0;
+    const list: RescoreSummary['noLongerWinsList'][number][] = [];
+
+    for await (const rb of readBatches(handsPath)) {
+      const hb = toBatch(rb, HAND_COLUMNS);
+      const num = (c: string) => hb.columns[H[c]!] as Uint8Array & Int8Array & Int32Array;
+      const outcomes = rb.getChild('outcome')!.toArray() as string[];
+      for (let r = 0; r < hb.rows; r++) {
+        const n = num('n_winners')[r]!;
+        const outcome = outcomes[r]!;
+        if (outcome === 'false_win' || n === 0) continue; // no win rows: nothing to re-score
+        const dealer = num('dealer')[r]!;
+        const streak = (hb.columns[H.streak!] as Uint16Array)[r]!;
+        const discarder = num('discarder')[r]!;
+        const winners: { seat: Wind; tai: number; ready: boolean }[] = [];
+        const seats: number[] = [];
+        const rows: { batch: Batch; i: number }[] = [];
+        let selfDraw = false;
+        let kind: 'normal' | 'eight_flowers' | 'seven_rob_one' = 'normal';
+        for (let k = 0; k < n; k++) {
+          const { rb: wrb, batch, i } = await cursor.next();
+          const seat = (batch.columns[W.seat!] as Uint8Array)[i]!;
+          const oldTai = (batch.columns[W.tai!] as Uint16Array)[i]!;
+          const row = winRowOf(wrb, i);
+          selfDraw = row.self_drawn;
+          if (outcome === 'instant') kind = (batch.columns[W.eight_flowers!] as Uint8Array)[i]! > 0 ? 'eight_flowers' : 'seven_rob_one';
+          const s = kind === 'normal' ? scoreHand(winFactsFromRow(row), profile) : scoreFlowerWin(kind, profile);
+          before.add(oldTai);
+          after.add(s.tai);
+          if (s.tai !== oldTai) changed++;
+          if (!s.win) {
+            noLonger++;
+            if (list.length < listLimit) {
+              list.push({ deal: num('deal')[r]!, arm: num('arm')[r]!, seating: num('seating')[r]!, hand: (hb.columns[H.hand!] as Uint16Array)[r]!, handKey: (hb.columns[H.hand_key!] as Uint32Array)[r]!, seat, tai: s.tai });
+            }
+          }
+          PATTERN_IDS.forEach((id, p) => {
+            const col = batch.columns[W[id]!] as Uint8Array;
+            if (col[i]! > 0) countBefore[p]!++;
+            const v = s.patterns[id] ?? 0;
+            if (v > 0) countAfter[p]!++;
+            col[i] = v;
+          });
+          (batch.columns[W.tai!] as Uint16Array)[i] = s.tai;
+          winners.push({ seat: (((seat - dealer) % 4) + 4) % 4 as Wind, tai: s.tai, ready: (batch.columns[W.ready!] as Uint8Array)[i]! === 1 });
+          seats.push(seat);
+          rows.push({ batch, i });
+        }
+        const byWind = settle(
+          {
+            winners,
+            selfDraw: selfDraw && kind === 'normal',
+            ...(discarder >= 0 ? { discarder: ((((discarder - dealer) % 4) + 4) % 4) as Wind } : {}),
+            streak,
+            kind,
+            base,
+            perTai,
+          },
+          profile,
+        );
+        for (let s = 0; s < 4; s++) {
+          const d = byWind[(((s - dealer) % 4) + 4) % 4]!;
+          (hb.columns[H[`delta_${s}`]!] as Int32Array)[r] = d;
+          (hb.columns[H[`tai_${s}`]!] as Uint16Array)[r] = 0;
+        }
+        winners.forEach((w, k) => {
+          (hb.columns[H[`tai_${seats[k]!}`]!] as Uint16Array)[r] = w.tai;
+          const { batch, i } = rows[k]!;
+          (batch.columns[W.delta!] as Int32Array)[i] = byWind[w.seat]!;
+        });
+      }
+      hb.columns[H.profile!] = encodeStrings(Array<string>(hb.rows).fill(profile.name));
+      handsOut.append(hb);
+    }
+    await cursor.finish();
+    handsOut.commit();
+    winsOut.commit();
+
+    const wins = before.count;
+    const summary: RescoreSummary = {
+      from,
+      rules: rulesSpec,
+      profile: profile.name,
+      wins,
+      taiPerWin: { before: before.estimate(), after: after.estimate() },
+      changed,
+      patterns: PATTERN_IDS.map((pattern, p) => ({
+        pattern,
+        before: countBefore[p]!,
+        after: countAfter[p]!,
+        per1000WinsBefore: wilson(countBefore[p]!, wins, 1000),
+        per1000WinsAfter: wilson(countAfter[p]!, wins, 1000),
+      })),
+      noLongerWins: noLonger,
+      noLongerWinsList: list,
+    };
+    writeAtomic(join(staging, 'rescore.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    const s = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'));
+    writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(s, null, 2)}\n`);
+    const rules = /\.json$/.test(rulesSpec) ? resolve(rulesSpec) : rulesSpec;
+    await commitResult(outDir, staging, { kind: 'rescore', version: VERSION, experiment: source.experiment, replay: { ...source.replay, rules: source.replay.rules.map(() => rules) } });
+    return summary;
+  });
+}

@@ -1,0 +1,307 @@
+/**
+ * Experiments: one JSON file per question. Loading validates every field and names the file,
+ * the field and what was expected; unknown fields are errors (a typo must never be ignored).
+ *
+ * ```json
+ * {
+ *   "name": "greedy-vs-random",
+ *   "hypothesis": "Greedy beats random by more than 5 points a hand.",
+ *   "seed": "gvr-1",
+ *   "hands": 100000,                 // or "matches": N (whole matches)
+ *   "rules": "p0",                   // a profile name, a JSON file, an inline {"extends": …}, or a list of them
+ *   "stakes": { "base": 1, "perTai": 1 },
+ *   "bots": ["greedy", "random"],    // 2–4 names, module paths, "cmd:…" or {"name", "path"} / {"name", "command"} entries
+ *   "seating": "duplicate"           // fixed | rotate | duplicate
+ * }
+ * ```
+ */
+import { dirname, resolve } from 'node:path';
+import { UsageError } from '../../core/errors.js';
+import { MATCH_HAND_LIMIT } from '../../engine/index.js';
+import { isBotPath } from '../players/load.js';
+import { commandSpec, isCommandSpec, parseCommandSpec, resolveCommand, splitBotList } from '../players/command.js';
+import { readInputText } from '../io/files.js';
+
+/** How bots are seated for each deal. See `seatings()`. */
+export type Seating = 'fixed' | 'rotate' | 'duplicate';
+
+/**
+ * A bot of the roster: a built-in name, a module path as written, or a program to run (`command`,
+ * speaking docs/protocol.md). Relative paths resolve against `base` when set (a `--bots` entry:
+ * the current directory), else against the experiment's `baseDir`.
+ */
+export interface BotSpec {
+  readonly name: string;
+  readonly path?: string;
+  /** Program and arguments, as written; relative file words resolve against the base (src/harness/players/command.ts). */
+  readonly command?: readonly string[];
+  /** Absolute directory for relative paths when not the experiment's; machine-specific, so not recorded. */
+  readonly base?: string;
+}
+
+/** A validated experiment, with defaults filled in. Plain data: it is sent to workers as is. */
+export interface Experiment {
+  readonly name: string;
+  readonly hypothesis: string;
+  readonly seed: string;
+  /** Number of deals: independent hands (`unit = 'hands'`) or whole matches (`unit = 'matches'`). */
+  readonly deals: number;
+  readonly unit: 'hands' | 'matches';
+  /** One entry per rule arm; each deal is played under every arm. Names, paths as written, or inline objects. */
+  readonly rules: readonly (string | Record<string, unknown>)[];
+  readonly stakes: { readonly base: number; readonly perTai: number };
+  readonly bots: readonly BotSpec[];
+  readonly seating: Seating;
+  /**
+   * Luck accounting (README "Luck-adjusted comparisons"): record each seat's luck (hands.arrow
+   * `luck_0..3`) so the summary can report luck-adjusted points next to the raw ones. Absent: on.
+   */
+  readonly luck?: boolean;
+  /** Where the experiment came from (for messages); not part of the output. */
+  readonly source: string;
+  /** Absolute directory relative paths resolve against; not part of the output (machine-specific). */
+  readonly baseDir: string;
+}
+
+/** The experiment as recorded in outputs: everything but where it was loaded from. */
+export function recordedExperiment(e: Experiment): Omit<Experiment, 'source' | 'baseDir'> {
+  const { source: _source, baseDir: _baseDir, ...rest } = e;
+  if (!e.bots.some((b) => b.base !== undefined)) return rest;
+  return { ...rest, bots: e.bots.map(({ base: _base, ...b }) => b) };
+}
+
+/** The directory a bot's relative paths resolve against, and how to name it in a message. */
+export function botBase(e: Experiment, b: BotSpec): { dir: string; label: string } {
+  return b.base !== undefined ? { dir: b.base, label: `the current directory (${b.base})` } : { dir: e.baseDir, label: `the experiment file's directory (${e.baseDir})` };
+}
+
+/** A bot program's words with its relative file words made absolute against its base. */
+export function botCommand(e: Experiment, b: BotSpec): string[] {
+  return resolveCommand(b.command ?? [], botBase(e, b).dir);
+}
+
+/**
+ * The most deals an experiment may hold, by unit: every row's `hand_key` must fit its uint32
+ * column (results/README.md, "hand_key"): hands mode uses the deal index, matches mode
+ * `match × 65,536 + hand`.
+ */
+export const MAX_DEALS: Readonly<Record<Experiment['unit'], number>> = { hands: 2 ** 32, matches: 2 ** 32 / MATCH_HAND_LIMIT };
+
+/** Why `n` is not a valid number of deals for `unit`, or undefined when it is. */
+export function badDeals(unit: Experiment['unit'], n: unknown): string | undefined {
+  if (typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_DEALS[unit]) return undefined;
+  return `expected a whole number from 1 to ${MAX_DEALS[unit].toLocaleString('en-US')} (each row's hand_key must fit a uint32; see results/README.md), got ${JSON.stringify(n)}`;
+}
+
+/**
+ * How `tw16 replay` reproduces a hand of this experiment anywhere on this machine: the `--rules`
+ * argument of each arm (a profile name, an absolute file path, or inline JSON) and the `--bots`
+ * entry of each bot name (a built-in name, or the module's absolute path).
+ */
+export interface ReplaySpecs {
+  readonly rules: readonly string[];
+  readonly bots: Readonly<Record<string, string>>;
+}
+
+export function replaySpecs(e: Experiment): ReplaySpecs {
+  const file = (p: string) => (p.endsWith('.json') ? resolvePath(e, p) : p);
+  return {
+    rules: e.rules.map((r) => (typeof r === 'string' ? file(r) : JSON.stringify(typeof r.extends === 'string' ? { ...r, extends: file(r.extends) } : r))),
+    bots: Object.fromEntries(e.bots.map((b) => [b.name, b.command ? commandSpec(b.name, botCommand(e, b)) : b.path ? resolve(botBase(e, b).dir, b.path) : b.name])),
+  };
+}
+
+/** A path of the experiment (bot module, rules file) made absolute. */
+export function resolvePath(e: Experiment, p: string): string {
+  return resolve(e.baseDir, p);
+}
+
+const TOP_FIELDS = ['name', 'hypothesis', 'seed', 'hands', 'matches', 'rules', 'stakes', 'bots', 'seating', 'luck', '$schema', 'comment'];
+
+function fail(source: string, field: string, expected: string, got?: unknown): never {
+  const shown = got === undefined ? '' : `, got ${JSON.stringify(got)}`;
+  throw new UsageError(`${source}: field "${field}": expected ${expected}${shown}`);
+}
+
+function unknownField(source: string, field: string, known: readonly string[]): never {
+  throw new UsageError(`${source}: field "${field}": no such field (known: ${known.join(', ')})`);
+}
+
+/** Read and validate an experiment file. Bad JSON, a missing or unknown field → UsageError (exit 2). */
+export function loadExperiment(path: string): Experiment {
+  const text = readInputText(path);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${path}: not valid JSON (${(e as Error).message})`);
+  }
+  return validateExperiment(json, path, dirname(resolve(path)));
+}
+
+/**
+ * Validate experiment JSON. `source` names it in errors; relative bot and rule paths are resolved
+ * against `baseDir`.
+ */
+export function validateExperiment(json: unknown, source: string, baseDir: string): Experiment {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) fail(source, '(top level)', 'a JSON object', json);
+  const o = json as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!TOP_FIELDS.includes(k)) unknownField(source, k, TOP_FIELDS.filter((f) => !f.startsWith('$')));
+  }
+  const name = o.name;
+  if (typeof name !== 'string' || !/^[A-Za-z0-9._-]+$/.test(name)) fail(source, 'name', 'a non-empty name of letters, digits, . _ -', name);
+  const hypothesis = o.hypothesis ?? '';
+  if (typeof hypothesis !== 'string') fail(source, 'hypothesis', 'a string', hypothesis);
+  const seed = o.seed;
+  if (typeof seed !== 'string' && typeof seed !== 'number') fail(source, 'seed', 'a string or number', seed);
+
+  if ((o.hands === undefined) === (o.matches === undefined)) fail(source, 'hands', 'exactly one of "hands" or "matches"');
+  const unit = o.hands !== undefined ? 'hands' : 'matches';
+  const deals = o[unit] as number;
+  const bad = badDeals(unit, deals);
+  if (bad) throw new UsageError(`${source}: field "${unit}": ${bad}`);
+
+  const rulesRaw = o.rules ?? 'p0';
+  const rulesList = Array.isArray(rulesRaw) ? rulesRaw : [rulesRaw];
+  if (rulesList.length === 0) fail(source, 'rules', 'a profile, or a non-empty list of profiles', rulesRaw);
+  const rules = rulesList.map((r, i) => {
+    const field = Array.isArray(rulesRaw) ? `rules[${i}]` : 'rules';
+    if (typeof r === 'string' && r.length > 0) return r;
+    if (typeof r === 'object' && r !== null && !Array.isArray(r)) return r as Record<string, unknown>;
+    return fail(source, field, 'a profile name, a .json path or an object like {"extends": "p0", …}', r);
+  });
+
+  const stakesRaw = o.stakes ?? {};
+  if (typeof stakesRaw !== 'object' || stakesRaw === null || Array.isArray(stakesRaw)) fail(source, 'stakes', 'an object {"base", "perTai"}', stakesRaw);
+  const s = stakesRaw as Record<string, unknown>;
+  for (const k of Object.keys(s)) if (k !== 'base' && k !== 'perTai') unknownField(source, `stakes.${k}`, ['base', 'perTai']);
+  const base = s.base ?? 1;
+  const perTai = s.perTai ?? 1;
+  if (typeof base !== 'number' || !Number.isInteger(base) || base < 0) fail(source, 'stakes.base', 'a whole number ≥ 0', base);
+  if (typeof perTai !== 'number' || !Number.isInteger(perTai) || perTai < 0) fail(source, 'stakes.perTai', 'a whole number ≥ 0', perTai);
+
+  const botsRaw = o.bots;
+  if (!Array.isArray(botsRaw) || botsRaw.length < 2 || botsRaw.length > 4) fail(source, 'bots', 'a list of 2 to 4 bots', botsRaw);
+  const bots: BotSpec[] = botsRaw.map((b, i) => {
+    if (typeof b === 'string' && b.length > 0) return botFromString(b, source, `bots[${i}]`);
+    if (typeof b === 'object' && b !== null && !Array.isArray(b)) {
+      const e = b as Record<string, unknown>;
+      for (const k of Object.keys(e)) if (k !== 'name' && k !== 'path' && k !== 'command') unknownField(source, `bots[${i}].${k}`, ['name', 'path', 'command']);
+      if (typeof e.name !== 'string' || !/^[A-Za-z0-9._-]+$/.test(e.name)) fail(source, `bots[${i}].name`, 'a name of letters, digits, . _ -', e.name);
+      if (e.path !== undefined && typeof e.path !== 'string') fail(source, `bots[${i}].path`, 'a module path', e.path);
+      if (e.command !== undefined) {
+        if (!Array.isArray(e.command) || e.command.length === 0 || e.command.some((w) => typeof w !== 'string' || w === '')) {
+          fail(source, `bots[${i}].command`, 'the program and its arguments as a list of strings, like ["python3", "bot.py"]', e.command);
+        }
+        if (e.path !== undefined) fail(source, `bots[${i}]`, 'either "path" (a module) or "command" (a program), not both');
+        return { name: e.name, command: e.command as string[] };
+      }
+      return e.path === undefined ? { name: e.name } : { name: e.name, path: e.path };
+    }
+    return fail(source, `bots[${i}]`, 'a bot name, a module path, "cmd:PROGRAM ARGS…", or {"name", "path"} / {"name", "command"}', b);
+  });
+  checkBotNames(bots, source, 'bots');
+
+  const seating = o.seating ?? 'duplicate';
+  if (seating !== 'fixed' && seating !== 'rotate' && seating !== 'duplicate') fail(source, 'seating', '"fixed", "rotate" or "duplicate"', seating);
+  const luck = o.luck ?? true;
+  if (typeof luck !== 'boolean') fail(source, 'luck', 'true or false', luck);
+
+  return {
+    name,
+    hypothesis,
+    seed: String(seed),
+    deals,
+    unit,
+    rules,
+    stakes: { base, perTai },
+    bots,
+    seating,
+    luck,
+    source,
+    baseDir,
+  };
+}
+
+/** A bot written as a string: a built-in name, a module path, or `[NAME=]cmd:WORDS`. */
+function botFromString(b: string, source: string, field: string): BotSpec {
+  if (isCommandSpec(b)) {
+    try {
+      return parseCommandSpec(b);
+    } catch (err) {
+      return fail(source, field, `a command like "cmd:python3 bot.py" (${(err as Error).message})`, b);
+    }
+  }
+  return isBotPath(b) ? { name: botNameFromPath(b), path: b } : { name: b };
+}
+
+/**
+ * The same bot may sit more than once (e.g. four random bots); statistics are per name, so one
+ * name must not stand for two different bots.
+ */
+function checkBotNames(bots: readonly BotSpec[], source: string, field: string): void {
+  const what = (b: BotSpec) => JSON.stringify([b.path, b.command, b.base]);
+  bots.forEach((b, i) => {
+    const first = bots.find((x) => x.name === b.name)!;
+    if (what(first) !== what(b)) fail(source, `${field}[${i}]`, `a name of its own ("${b.name}" already names another bot; name a command with NAME=cmd:…)`);
+  });
+}
+
+/**
+ * A `--bots` list (2–4 comma-separated names, module paths or `[NAME=]cmd:WORDS`) as a roster whose relative paths resolve against the current directory. UsageError on a bad entry.
+ */
+export function parseBotsFlag(text: string): BotSpec[] {
+  const entries = splitBotList(text);
+  if (entries.length < 2 || entries.length > 4 || entries.some((x) => x === '')) throw new UsageError(`--bots: expected 2 to 4 comma-separated bots, got ${JSON.stringify(text)}`);
+  const base = process.cwd();
+  const bots = entries.map((b, i) => ({ ...botFromString(b, '--bots', `[${i}]`), base }));
+  checkBotNames(bots, '--bots', '');
+  return bots;
+}
+
+function botNameFromPath(p: string): string {
+  const file = p.split('/').pop() ?? p;
+  return file.replace(/\.([cm]?[jt]s)$/, '');
+}
+
+/**
+ * The base line-up: roster indexes for seats 0–3. Four bots sit in roster order; two bots
+ * alternate (A B A B); three bots fill the fourth seat with the first (A B C A).
+ */
+export function lineUp(rosterSize: number): number[] {
+  return [0, 1, 2, 3].map((seat) => seat % rosterSize);
+}
+
+/**
+ * The seatings a deal is played under, each a list of roster indexes by seat:
+ * - `fixed`: the line-up once;
+ * - `rotate`: the line-up rotated through the four seats, each distinct rotation once (4 plays a
+ *   deal; 2 for two bots, whose A B A B line-up has only two: four would replay each hand), so
+ *   every bot sits every seat, always behind the same neighbour;
+ * - `duplicate`: every distinct permutation of the line-up (24 for four bots, 6 for two bots
+ *   twice each, 12 for three), so every bot sits every seat against every arrangement of the
+ *   others: seat and neighbour effects both cancel.
+ * Order is deterministic (lexicographic permutation order; rotations by offset).
+ */
+export function seatings(kind: Seating, rosterSize: number): number[][] {
+  const base = lineUp(rosterSize);
+  const out: number[][] = [];
+  const seen = new Set<string>();
+  const keep = (line: number[]): void => {
+    const key = line.join(',');
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(line);
+  };
+  if (kind === 'fixed') keep(base);
+  else if (kind === 'rotate') for (let r = 0; r < 4; r++) keep(base.map((_, s) => base[(s + 4 - r) % 4]!));
+  else {
+    const permute = (prefix: number[], rest: number[]): void => {
+      if (rest.length === 0) return keep(prefix);
+      for (let i = 0; i < rest.length; i++) permute([...prefix, rest[i]!], [...rest.slice(0, i), ...rest.slice(i + 1)]);
+    };
+    permute([], [...base].sort((a, b) => a - b));
+  }
+  return out;
+}

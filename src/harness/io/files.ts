@@ -1,0 +1,134 @@
+/**
+ * Files that survive a crash: whole files appear under their final names only once their
+ * bytes are on the disk (temporary name, fsync, rename, fsync of the directory), and every
+ * OS failure becomes an IoError naming the path (exit 3) instead of a raw Node error.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { InputError, IoError, isSystemError } from '../../core/errors.js';
+
+/** Run `fn`; an OS error becomes an IoError saying what could not be done to `path`. */
+export function io<T>(path: string, what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw isSystemError(err) ? new IoError(path, what, err) : err;
+  }
+}
+
+/** `io` for promises. */
+export async function ioAsync<T>(path: string, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw isSystemError(err) ? new IoError(path, what, err) : err;
+  }
+}
+
+/** Flush a file's bytes to the disk. */
+export function fsyncFile(path: string): void {
+  io(path, 'sync', () => {
+    const fd = openSync(path, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+/** Flush a directory's entries (creations, renames, removals in it) to the disk. */
+export function fsyncDir(dir: string): void {
+  io(dir, 'sync directory', () => {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } catch (err) {
+      // Some file systems cannot sync a directory; their renames are as durable as they get.
+      if (!isSystemError(err) || !['EINVAL', 'EPERM', 'EISDIR', 'ENOTSUP'].includes(err.code)) throw err;
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+/** Write `data` to `file` so that `file` is either its old contents or all of `data`, durably. */
+export function writeAtomic(file: string, data: string | Uint8Array): void {
+  const tmp = `${file}.tmp`;
+  io(tmp, 'write', () => {
+    const fd = openSync(tmp, 'w');
+    try {
+      writeFileSync(fd, data);
+      fsyncSync(fd);
+    } catch (err) {
+      closeSync(fd);
+      rmSync(tmp, { force: true }); // a half-written file helps no one (and holds the space a full disk needs)
+      throw err;
+    }
+    closeSync(fd);
+  });
+  io(file, `rename ${basename(tmp)} to`, () => renameSync(tmp, file));
+  fsyncDir(dirname(file));
+}
+
+/** Remove a file if it exists. */
+export function removeFile(path: string): void {
+  io(path, 'remove', () => {
+    try {
+      unlinkSync(path);
+    } catch (err) {
+      if (!isSystemError(err) || err.code !== 'ENOENT') throw err;
+    }
+  });
+}
+
+/** Remove a directory tree if it exists. */
+export function removeTree(path: string): void {
+  io(path, 'remove', () => rmSync(path, { recursive: true, force: true }));
+}
+
+/** Rename `from` to `to` (same file system). */
+export function renameFile(from: string, to: string): void {
+  io(to, `rename ${from} to`, () => renameSync(from, to));
+}
+
+/** Read a UTF-8 file the user named: a missing one is bad input (exit 2), an unreadable one an I/O failure. */
+export function readInputText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if (isSystemError(err) && ['ENOENT', 'ENOTDIR', 'EISDIR'].includes(err.code)) throw new InputError(`${path}: ${err.code === 'EISDIR' ? 'is a directory' : 'not found'}`);
+    throw isSystemError(err) ? new IoError(path, 'read', err) : err;
+  }
+}
+
+/**
+ * SHA-256 of the first `limit` bytes of a file (all of it by default), read in chunks. Returns
+ * the running hash too (not yet digested), so a writer can continue it.
+ */
+export async function hashFile(path: string, limit = Infinity): Promise<{ sha256: string; bytes: number; hash: Hash }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  await ioAsync(path, 'read', async () => {
+    const fh = await open(path, 'r');
+    try {
+      const buf = Buffer.allocUnsafe(1 << 20);
+      while (bytes < limit) {
+        const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, limit - bytes), bytes);
+        if (bytesRead === 0) break;
+        hash.update(buf.subarray(0, bytesRead));
+        bytes += bytesRead;
+      }
+    } finally {
+      await fh.close();
+    }
+  });
+  return { sha256: hash.copy().digest('hex'), bytes, hash };
+}
+
+/** SHA-256 of a file's bytes, synchronously (small files: state, bot modules). */
+export function hashFileSync(path: string): string {
+  return createHash('sha256').update(io(path, 'read', () => readFileSync(path))).digest('hex');
+}

@@ -1,0 +1,364 @@
+/**
+ * The external bot protocol, `tw16-bot/1` (docs/protocol.md; a JSON Schema for every message in
+ * docs/protocol/tw16-bot-1.schema.json): what the harness writes to a bot program's stdin and
+ * reads from its stdout, one JSON object per line. This file only encodes and decodes messages
+ * (no I/O): `process.ts` runs a program, `bridge.ts` makes one a BotFactory, and the harness's
+ * interleaved tables (src/harness/run/tables.ts) batch the decisions of many tables into one line.
+ *
+ * Harness → bot: `hello`, `rules`, `hand_start`, `request`, `hand_end`, `error`, `bye`.
+ * Bot → harness: `hello` (its answer to ours), `reply` (one per `request`), `error`.
+ */
+import {
+  VERSION,
+  formatAction,
+  formatTiles,
+  tileName,
+  type Action,
+  type HandResult,
+  type MeldKindName,
+  type Profile,
+  type View,
+} from '../../index.js';
+
+/** The protocol name and version a bot must answer with; a new major version is a new name. */
+export const PROTOCOL = 'tw16-bot/1';
+
+/** Wind letters by index (0 = East). */
+const WINDS = ['E', 'S', 'W', 'N'] as const;
+
+/** Our hello: the first line a bot reads. */
+export interface HelloMessage {
+  readonly type: 'hello';
+  readonly protocol: typeof PROTOCOL;
+  /** tw16's version (package.json): with the protocol it fixes every message's meaning. */
+  readonly tw16: string;
+  /** The bot's name in the experiment (its rows, its errors). */
+  readonly name: string;
+  /** The rule profiles hands may be played under (more may come in `rules` lines). */
+  readonly rules: readonly Profile[];
+  /** How long the bot may take to answer one `request` line, in ms (0: no limit). */
+  readonly timeoutMs: number;
+}
+
+/**
+ * The bot's hello. `batch`: most decisions per request (default: no limit); `allDecisions`: send
+ * decisions with one legal action too; `view: false`: leave the view out of decisions (a bot that
+ * needs only the legal actions, like a random one, saves most of each line's reading).
+ */
+export interface BotHello {
+  readonly type: 'hello';
+  readonly protocol: typeof PROTOCOL;
+  readonly name?: string;
+  readonly batch?: number;
+  readonly allDecisions?: boolean;
+  readonly view?: boolean;
+}
+
+/** A hand starts at a table where the bot holds `seat`. */
+export interface HandStartMessage {
+  readonly type: 'hand_start';
+  /** Which table (an opaque tag, reused for later hands: a bot keys its per-hand state by table and seat). */
+  readonly table: number;
+  readonly seat: number;
+  /**
+   * The seat's stream seed (16 hex digits) for this hand: a pure function of (experiment seed,
+   * hand key, seat), drawn from the same stream a built-in bot of this seat would get. Seed the
+   * bot's randomness for this (table, seat) with it, and it plays the same whatever the
+   * interleaving, batch size or worker count.
+   */
+  readonly seed: string;
+  readonly hand: { readonly key: number; readonly dealer: number; readonly round: string; readonly streak: number; readonly rules: string };
+  /** Match scores by seat before this hand (zeros outside a match). */
+  readonly scores: readonly number[];
+}
+
+/** A meld as sent: kind, its (lowest) tile id, and its tiles in MPSZ (`""` for another seat's concealed kong, tile −1). */
+export interface MeldMessage {
+  readonly kind: MeldKindName;
+  readonly tile: number;
+  readonly tiles: string;
+}
+
+/** What one seat shows everyone. */
+export interface SeatMessage {
+  readonly melds: readonly MeldMessage[];
+  /** Flowers shown, bit f for tile 34 + f, and as MPSZ. */
+  readonly flowers: number;
+  readonly flowerTiles: string;
+  /** Its river (unclaimed discards, oldest first), as ids and MPSZ tile by tile. */
+  readonly river: readonly number[];
+  readonly riverTiles: string;
+  /** The kinds it has ever discarded (claimed ones included), ascending. */
+  readonly discarded: readonly number[];
+  readonly ready: boolean;
+}
+
+/** The seat's view, field for field the JS View (src/engine/types.ts), tiles both as ids and in MPSZ. */
+export interface ViewMessage {
+  readonly seat: number;
+  readonly dealer: number;
+  readonly seatWind: number;
+  readonly roundWind: number;
+  readonly streak: number;
+  readonly handKey: number;
+  readonly rules: string;
+  readonly phase: 'turn' | 'claim' | 'rob';
+  /** Own concealed tiles: 34 counts, and in MPSZ. */
+  readonly hand: readonly number[];
+  readonly handTiles: string;
+  readonly handSize: number;
+  readonly drawn: number;
+  readonly drawnTile: string | null;
+  readonly offered: number;
+  readonly offeredTile: string | null;
+  readonly offeredBy: number;
+  readonly wallLeft: number;
+  readonly turns: number;
+  readonly scores: readonly number[];
+  /** Per seat 0–3: melds, flowers, river, kinds discarded, ready. */
+  readonly seats: readonly SeatMessage[];
+  /** Copies of each kind this seat can see (View.visible), 34 counts. */
+  readonly visible: readonly number[];
+}
+
+/** One decision in a request. */
+export interface DecisionMessage {
+  readonly table: number;
+  readonly seat: number;
+  /** Absent when the bot's hello said `view: false`. */
+  readonly view?: ViewMessage;
+  /** Legal action ids (sorted, never empty) and the same actions written out (`discard 5m`). */
+  readonly legal: readonly number[];
+  readonly legalText: readonly string[];
+}
+
+export interface RequestMessage {
+  readonly type: 'request';
+  /** Counts up from 0 on each connection; the reply repeats it. */
+  readonly id: number;
+  readonly decisions: readonly DecisionMessage[];
+}
+
+/** The bot's answer: one action per decision, in order: an id from `legal` or a string from `legalText`. */
+export interface ReplyMessage {
+  readonly type: 'reply';
+  readonly id: number;
+  readonly actions: readonly (number | string)[];
+}
+
+export interface HandEndMessage {
+  readonly type: 'hand_end';
+  readonly table: number;
+  readonly seat: number;
+  readonly key: number;
+  readonly result: ResultMessage;
+}
+
+/** A hand's result as sent (HandResult without the winners' scoring facts). */
+export interface ResultMessage {
+  readonly outcome: HandResult['outcome'];
+  readonly winners: readonly { readonly seat: number; readonly tai: number; readonly patterns: Readonly<Record<string, number>>; readonly ready: boolean }[];
+  readonly falseWins: readonly number[];
+  readonly discarder: number;
+  readonly winningTile: number;
+  readonly winningTileName: string | null;
+  readonly turns: number;
+  readonly wallLeft: number;
+  readonly deltas: readonly number[];
+}
+
+export interface ErrorMessage {
+  readonly type: 'error';
+  readonly message: string;
+}
+
+export interface RulesMessage {
+  readonly type: 'rules';
+  readonly profile: Profile;
+}
+
+export interface ByeMessage {
+  readonly type: 'bye';
+}
+
+/** Every line the harness writes. */
+export type ToBot = HelloMessage | RulesMessage | HandStartMessage | RequestMessage | HandEndMessage | ErrorMessage | ByeMessage;
+/** Every line a bot may write. */
+export type FromBot = BotHello | ReplyMessage | ErrorMessage;
+
+// ───────────────────────── encoding ─────────────────────────
+
+/** A tile id in MPSZ, or null for −1. */
+function tileOrNull(t: number): string | null {
+  return t >= 0 ? tileName(t) : null;
+}
+
+/** The tiles of a meld in MPSZ (`345m`, `555p`, `7777z`); "" when its tile is hidden. */
+export function meldTiles(kind: MeldKindName, tile: number): string {
+  if (tile < 0) return '';
+  const name = tileName(tile);
+  const suit = name.slice(-1);
+  const r = Number(name.slice(0, -1));
+  if (kind === 'chow') return `${r}${r + 1}${r + 2}${suit}`;
+  return `${String(r).repeat(kind === 'pung' ? 3 : 4)}${suit}`;
+}
+
+/** The seat's view as a message. Reads the view (valid only during the decision) and keeps nothing of it. */
+export function viewMessage(v: View): ViewMessage {
+  const seats: SeatMessage[] = [];
+  for (let s = 0; s < 4; s++) {
+    const melds: MeldMessage[] = [];
+    for (let i = 0; i < v.meldCount(s); i++) {
+      const kind = v.meldKind(s, i);
+      const tile = v.meldTile(s, i);
+      melds.push({ kind, tile, tiles: meldTiles(kind, tile) });
+    }
+    const river: number[] = [];
+    let riverTiles = '';
+    for (let i = 0; i < v.discardCount(s); i++) {
+      const t = v.discardAt(s, i);
+      river.push(t);
+      riverTiles += tileName(t);
+    }
+    const discarded: number[] = [];
+    for (let t = 0; t < 34; t++) if (v.hasDiscarded(s, t)) discarded.push(t);
+    const flowers = v.flowers(s);
+    const flowerIds: number[] = [];
+    for (let f = 0; f < 8; f++) if (flowers & (1 << f)) flowerIds.push(34 + f);
+    seats.push({ melds, flowers, flowerTiles: formatTiles(flowerIds), river, riverTiles, discarded, ready: v.isReady(s) });
+  }
+  const hand = Array.from(v.hand);
+  const handIds: number[] = [];
+  for (let t = 0; t < 34; t++) for (let k = 0; k < hand[t]!; k++) handIds.push(t);
+  const visible: number[] = [];
+  for (let t = 0; t < 34; t++) visible.push(v.visible(t));
+  return {
+    seat: v.seat,
+    dealer: v.dealer,
+    seatWind: v.seatWind,
+    roundWind: v.roundWind,
+    streak: v.streak,
+    handKey: v.handKey,
+    rules: v.rules.name,
+    phase: v.phase,
+    hand,
+    handTiles: formatTiles(handIds),
+    handSize: v.handSize,
+    drawn: v.drawn,
+    drawnTile: tileOrNull(v.drawn),
+    offered: v.offered,
+    offeredTile: tileOrNull(v.offered),
+    offeredBy: v.offeredBy,
+    wallLeft: v.wallLeft,
+    turns: v.turns,
+    scores: Array.from(v.scores),
+    seats,
+    visible,
+  };
+}
+
+/** One decision of a request (without its view when `withView` is false). */
+export function decisionMessage(table: number, view: View, legal: ArrayLike<Action>, withView = true): DecisionMessage {
+  const ids = Array.from(legal);
+  const legalText = ids.map(formatAction);
+  return withView ? { table, seat: view.seat, view: viewMessage(view), legal: ids, legalText } : { table, seat: view.seat, legal: ids, legalText };
+}
+
+/** Our hello. */
+export function helloMessage(name: string, rules: readonly Profile[], timeoutMs: number): HelloMessage {
+  return { type: 'hello', protocol: PROTOCOL, tw16: VERSION, name, rules, timeoutMs };
+}
+
+/** A hand starts: sent for each seat the bot holds, before any decision of that hand. */
+export function handStartMessage(table: number, seat: number, seed: string, hand: { key: number; dealer: number; round: number; streak: number; rules: string }, scores: readonly number[]): HandStartMessage {
+  return { type: 'hand_start', table, seat, seed, hand: { ...hand, round: WINDS[hand.round]! }, scores: Array.from(scores) };
+}
+
+/** A hand ended: sent for each seat the bot held. */
+export function handEndMessage(table: number, seat: number, r: HandResult): HandEndMessage {
+  return {
+    type: 'hand_end',
+    table,
+    seat,
+    key: r.handKey,
+    result: {
+      outcome: r.outcome,
+      winners: r.winners.map((w) => ({ seat: w.seat, tai: w.tai, patterns: { ...w.patterns } as Record<string, number>, ready: w.ready })),
+      falseWins: Array.from(r.falseWins),
+      discarder: r.discarder,
+      winningTile: r.winningTile,
+      winningTileName: tileOrNull(r.winningTile),
+      turns: r.turns,
+      wallLeft: r.wallLeft,
+      deltas: Array.from(r.deltas),
+    },
+  };
+}
+
+/**
+ * The seat seed sent in `hand_start`: 16 hex digits drawn from the seat's own stream (two
+ * 32-bit draws). The engine hands every bot factory the same stream, so a run and a replay
+ * send the same seed.
+ */
+export function seatSeed(rng: () => number): string {
+  const hi = Math.floor(rng() * 0x100000000);
+  const lo = Math.floor(rng() * 0x100000000);
+  return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+}
+
+// ───────────────────────── decoding ─────────────────────────
+
+/** A line a bot wrote that is not what the protocol allows there. */
+export class ProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProtocolError';
+  }
+}
+
+/** The line as shown in an error: at most 200 characters. */
+export function shown(line: string): string {
+  const s = JSON.stringify(line.length > 200 ? `${line.slice(0, 200)}…` : line);
+  return s;
+}
+
+/** Parse one line of a bot: a JSON object with a known `type`. Throws ProtocolError. */
+export function parseBotLine(line: string): FromBot {
+  let o: unknown;
+  try {
+    o = JSON.parse(line);
+  } catch {
+    throw new ProtocolError(`wrote a line that is not JSON: ${shown(line)}`);
+  }
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) throw new ProtocolError(`wrote a line that is not a JSON object: ${shown(line)}`);
+  const m = o as Record<string, unknown>;
+  if (m.type === 'error') {
+    if (typeof m.message !== 'string') throw new ProtocolError(`wrote an error without a "message" string: ${shown(line)}`);
+    return { type: 'error', message: m.message };
+  }
+  if (m.type === 'hello') {
+    if (m.protocol !== PROTOCOL) throw new ProtocolError(`answered hello with protocol ${JSON.stringify(m.protocol)}; tw16 speaks "${PROTOCOL}"`);
+    if (m.name !== undefined && typeof m.name !== 'string') throw new ProtocolError(`hello: "name" must be a string`);
+    if (m.batch !== undefined && !(Number.isInteger(m.batch) && (m.batch as number) >= 1)) throw new ProtocolError(`hello: "batch" must be a whole number ≥ 1, got ${JSON.stringify(m.batch)}`);
+    if (m.allDecisions !== undefined && typeof m.allDecisions !== 'boolean') throw new ProtocolError(`hello: "allDecisions" must be true or false`);
+    if (m.view !== undefined && typeof m.view !== 'boolean') throw new ProtocolError(`hello: "view" must be true or false`);
+    return m as unknown as BotHello;
+  }
+  if (m.type === 'reply') {
+    if (!Number.isSafeInteger(m.id)) throw new ProtocolError(`wrote a reply without an integer "id": ${shown(line)}`);
+    if (!Array.isArray(m.actions)) throw new ProtocolError(`wrote a reply without an "actions" list: ${shown(line)}`);
+    return m as unknown as ReplyMessage;
+  }
+  throw new ProtocolError(`wrote a line of unknown type ${JSON.stringify(m.type)} (expected "reply", "hello" or "error"): ${shown(line)}`);
+}
+
+/**
+ * The action a reply gives for a decision: an id as is, a string by its place in `legalText`
+ * (an unknown string is returned unchanged, so the engine names it as illegal). A reply's actions
+ * must number exactly its request's decisions (checked by the caller).
+ */
+export function replyAction(a: unknown, d: { readonly legal: readonly number[]; readonly legalText: readonly string[] }): unknown {
+  if (typeof a !== 'string') return a;
+  const i = d.legalText.indexOf(a);
+  return i >= 0 ? d.legal[i] : a;
+}

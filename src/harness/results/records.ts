@@ -1,0 +1,178 @@
+/**
+ * The two record tables of a run and how a hand fills them. Column names, kinds and
+ * meanings are declared once here; results/README.md documents the same list.
+ */
+import { formatTiles, tileName, type Tile } from '../../core/tiles.js';
+import { PATTERN_IDS } from '../../rules/types.js';
+import type { Meld, WinFacts } from '../../rules/types.js';
+import type { HandResult } from '../../engine/types.js';
+import { BatchBuilder, type ColumnSpec } from '../io/columns.js';
+
+const SEATS = [0, 1, 2, 3] as const;
+
+/** hands.arrow: one row per hand played. */
+export const HAND_COLUMNS: readonly ColumnSpec[] = [
+  { name: 'deal', kind: 'u32', doc: 'deal index: the hand index (hands mode) or match index (matches mode)' },
+  { name: 'arm', kind: 'u8', doc: 'rule arm: index into the experiment’s "rules" list' },
+  { name: 'profile', kind: 'utf8', doc: 'rule profile name of the arm' },
+  { name: 'seating', kind: 'u8', doc: 'seating index within the deal (see "seating" in README)' },
+  { name: 'hand', kind: 'u16', doc: 'hand number within the match (0 in hands mode)' },
+  { name: 'hand_key', kind: 'u32', doc: 'hand key: the wall is a pure function of (seed, hand_key)' },
+  { name: 'seed', kind: 'utf8', doc: 'experiment seed' },
+  { name: 'round', kind: 'u8', doc: 'round wind 0–3 (E S W N)' },
+  { name: 'dealer', kind: 'u8', doc: 'dealer seat 0–3' },
+  { name: 'streak', kind: 'u16', doc: 'dealer streak (hands kept in a row) at the start of the hand' },
+  ...SEATS.map((s) => ({ name: `bot_${s}`, kind: 'utf8' as const, doc: `bot in seat ${s}` })),
+  { name: 'outcome', kind: 'utf8', doc: 'win (on a discard or robbed kong), self_draw, draw, instant (full: flower win), false_win (full)' },
+  { name: 'winners', kind: 'u8', doc: 'bitmask of winning seats (bit s = seat s)' },
+  { name: 'n_winners', kind: 'u8', doc: 'number of winners' },
+  { name: 'false_wins', kind: 'u8', doc: 'bitmask of seats that declared a false win and paid the penalty (full), 0 if none', absentAs: 0 },
+  { name: 'discarder', kind: 'i8', doc: 'seat that paid as discarder (discard, robbed kong, 七搶一), −1 if none' },
+  { name: 'win_tile', kind: 'utf8', doc: 'winning tile in MPSZ, empty if none' },
+  { name: 'turns', kind: 'u16', doc: 'discards made in the hand' },
+  { name: 'wall_left', kind: 'u8', doc: 'drawable tiles left at the end (reserve excluded)' },
+  ...SEATS.map((s) => ({ name: `delta_${s}`, kind: 'i32' as const, doc: `points won (+) or paid (−) by seat ${s}` })),
+  ...SEATS.map((s) => ({ name: `tai_${s}`, kind: 'u16' as const, doc: `tai of seat ${s}’s win (patterns only), 0 if it did not win` })),
+  { name: 'cut_short', kind: 'bool', doc: 'matches mode: the match ended early after 64 hands in a row with no win (false in hands mode)', absentAs: false },
+  ...SEATS.map((s) => ({
+    name: `luck_${s}`,
+    kind: 'f32' as const,
+    doc: `luck of seat ${s} in points: its weighted chance-event terms (README "Luck-adjusted comparisons"); mean exactly 0 whatever the bots do, the four sum to 0; 0 when the run had luck off`,
+    absentAs: 0,
+  })),
+];
+
+/** wins.arrow: one row per winner. */
+export const WIN_COLUMNS: readonly ColumnSpec[] = [
+  { name: 'deal', kind: 'u32', doc: 'as in hands.arrow' },
+  { name: 'arm', kind: 'u8', doc: 'as in hands.arrow' },
+  { name: 'seating', kind: 'u8', doc: 'as in hands.arrow' },
+  { name: 'hand', kind: 'u16', doc: 'as in hands.arrow' },
+  { name: 'hand_key', kind: 'u32', doc: 'as in hands.arrow' },
+  { name: 'seat', kind: 'u8', doc: 'winning seat 0–3' },
+  { name: 'bot', kind: 'utf8', doc: 'bot in that seat' },
+  { name: 'profile', kind: 'utf8', doc: 'rule profile name' },
+  { name: 'outcome', kind: 'utf8', doc: 'as in hands.arrow' },
+  { name: 'self_drawn', kind: 'bool', doc: 'self-drawn win (the flag; the `self_draw` column is the pattern’s tai)' },
+  { name: 'ready', kind: 'bool', doc: 'had declared ready (p0: +1 tai in settlement)' },
+  { name: 'tai', kind: 'u16', doc: 'total tai of the patterns (settlement extras excluded)' },
+  { name: 'delta', kind: 'i32', doc: 'points the winner received in the hand' },
+  ...PATTERN_IDS.map((id) => ({ name: id, kind: 'u8' as const, doc: `tai scored by pattern ${id} (0 if absent)` })),
+  { name: 'concealed', kind: 'utf8', doc: 'concealed tiles without the winning tile, MPSZ' },
+  { name: 'melds', kind: 'utf8', doc: 'claimed sets, MPSZ groups separated by spaces (4 tiles = exposed or added kong)' },
+  { name: 'concealed_kongs', kind: 'utf8', doc: 'concealed kongs, MPSZ groups separated by spaces' },
+  { name: 'flowers', kind: 'utf8', doc: 'flowers shown, MPSZ' },
+  { name: 'win_tile', kind: 'utf8', doc: 'the winning tile, MPSZ (empty for an instant flower win)' },
+  { name: 'wind_seat', kind: 'u8', doc: 'winner’s seat wind 0–3 (E S W N)' },
+  { name: 'wind_round', kind: 'u8', doc: 'round wind 0–3' },
+  { name: 'last_tile', kind: 'bool', doc: 'won on the last drawable tile or the discard after it' },
+  { name: 'after_kong', kind: 'bool', doc: 'self-drawn on a kong replacement' },
+  { name: 'robbed_kong', kind: 'bool', doc: 'won by robbing an added kong (the flag; `rob_kong` is the pattern’s tai)' },
+  { name: 'heavenly', kind: 'bool', doc: 'the dealer’s first 17 tiles won' },
+];
+
+const H = Object.fromEntries(HAND_COLUMNS.map((c, i) => [c.name, i])) as Record<string, number>;
+const W = Object.fromEntries(WIN_COLUMNS.map((c, i) => [c.name, i])) as Record<string, number>;
+/** Per-seat column indices, looked up once (not by building `bot_${s}` names per hand). */
+const BOT_COL = SEATS.map((s) => H[`bot_${s}`]!);
+const DELTA_COL = SEATS.map((s) => H[`delta_${s}`]!);
+const TAI_COL = SEATS.map((s) => H[`tai_${s}`]!);
+const LUCK_COL = SEATS.map((s) => H[`luck_${s}`]!);
+
+/** Where a hand sits in the experiment: the coordinates every row carries. */
+export interface HandCoords {
+  readonly deal: number;
+  readonly arm: number;
+  readonly profile: string;
+  readonly seating: number;
+  readonly hand: number;
+  readonly seed: string;
+  /** Bot name by seat. */
+  readonly bots: readonly string[];
+  /** Matches mode: the hand's match was cut short. */
+  readonly cutShort: boolean;
+}
+
+/** A meld as an MPSZ group: `123m`, `555z`, `2222p`. */
+export function meldString(m: Meld): string {
+  const n = m.kind === 'chow' ? 3 : m.kind === 'pung' ? 3 : 4;
+  const tiles: Tile[] = [];
+  for (let i = 0; i < n; i++) tiles.push(m.kind === 'chow' ? m.tile + i : m.tile);
+  return formatTiles(tiles);
+}
+
+function concealedString(facts: WinFacts): string {
+  const tiles: Tile[] = [];
+  for (let t = 0; t < 34; t++) for (let k = 0; k < facts.concealed[t]!; k++) tiles.push(t);
+  return formatTiles(tiles);
+}
+
+/** Append the rows of one hand: one to `hands`, one per winner to `wins`. */
+export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoords, r: HandResult): void {
+  const row = hands.addRow();
+  hands.set(row, H.deal!, at.deal);
+  hands.set(row, H.arm!, at.arm);
+  hands.set(row, H.profile!, at.profile);
+  hands.set(row, H.seating!, at.seating);
+  hands.set(row, H.hand!, at.hand);
+  hands.set(row, H.hand_key!, r.handKey);
+  hands.set(row, H.seed!, at.seed);
+  hands.set(row, H.round!, r.round);
+  hands.set(row, H.dealer!, r.dealer);
+  hands.set(row, H.streak!, r.streak);
+  for (const s of SEATS) hands.set(row, BOT_COL[s]!, at.bots[s]!);
+  hands.set(row, H.outcome!, r.outcome);
+  let mask = 0;
+  for (const w of r.winners) mask |= 1 << w.seat;
+  hands.set(row, H.winners!, mask);
+  hands.set(row, H.n_winners!, r.winners.length);
+  let falseMask = 0;
+  for (const s of r.falseWins) falseMask |= 1 << s;
+  hands.set(row, H.false_wins!, falseMask);
+  hands.set(row, H.discarder!, r.discarder);
+  hands.set(row, H.win_tile!, r.winningTile >= 0 ? tileName(r.winningTile) : '');
+  hands.set(row, H.turns!, r.turns);
+  hands.set(row, H.wall_left!, r.wallLeft);
+  for (const s of SEATS) hands.set(row, DELTA_COL[s]!, r.deltas[s]);
+  for (const w of r.winners) hands.set(row, TAI_COL[w.seat]!, w.tai);
+  hands.set(row, H.cut_short!, at.cutShort);
+  if (r.luck) for (const s of SEATS) hands.set(row, LUCK_COL[s]!, r.luck[s]!);
+
+  for (const w of r.winners) {
+    const wr = wins.addRow();
+    const f = w.facts;
+    wins.set(wr, W.deal!, at.deal);
+    wins.set(wr, W.arm!, at.arm);
+    wins.set(wr, W.seating!, at.seating);
+    wins.set(wr, W.hand!, at.hand);
+    wins.set(wr, W.hand_key!, r.handKey);
+    wins.set(wr, W.seat!, w.seat);
+    wins.set(wr, W.bot!, at.bots[w.seat]!);
+    wins.set(wr, W.profile!, at.profile);
+    wins.set(wr, W.outcome!, r.outcome);
+    wins.set(wr, W.self_drawn!, f.selfDraw);
+    wins.set(wr, W.ready!, w.ready);
+    wins.set(wr, W.tai!, w.tai);
+    wins.set(wr, W.delta!, r.deltas[w.seat]!);
+    for (const id of PATTERN_IDS) {
+      const v = w.patterns[id];
+      if (v) wins.set(wr, W[id]!, v);
+    }
+    wins.set(wr, W.concealed!, concealedString(f));
+    wins.set(wr, W.melds!, f.melds.map(meldString).join(' '));
+    wins.set(wr, W.concealed_kongs!, f.concealedKongs.map((t) => formatTiles([t, t, t, t])).join(' '));
+    wins.set(wr, W.flowers!, formatTiles(f.flowers));
+    wins.set(wr, W.win_tile!, f.win >= 0 ? tileName(f.win) : '');
+    wins.set(wr, W.wind_seat!, f.seat);
+    wins.set(wr, W.wind_round!, f.round);
+    wins.set(wr, W.last_tile!, f.lastTile);
+    wins.set(wr, W.after_kong!, f.afterKong);
+    wins.set(wr, W.robbed_kong!, f.robKong);
+    wins.set(wr, W.heavenly!, f.heavenly);
+  }
+}
+
+/** Fresh builders for a job's rows. */
+export function newBuilders(expectedHands: number): { hands: BatchBuilder; wins: BatchBuilder } {
+  return { hands: new BatchBuilder(HAND_COLUMNS, expectedHands), wins: new BatchBuilder(WIN_COLUMNS, Math.ceil(expectedHands * 0.8)) };
+}

@@ -1,0 +1,242 @@
+/**
+ * A job: plain data in (experiment, job index, a range of deals), plain data out (columnar
+ * batches). The same function runs in a piscina worker and in-process (`--workers 0`), so a
+ * failing job can be replayed in a debugger without threads.
+ *
+ * Each deal is played under every rule arm and every seating, in that order; rows come out
+ * in (deal, arm, seating, hand) order whatever runs the job.
+ */
+import { MATCH_HAND_LIMIT, playHand, playMatch, replayCommand, type MatchResult } from '../../engine/index.js';
+import type { BotFactory, HandResult } from '../../engine/types.js';
+import { BotError } from '../../engine/types.js';
+import { getProfile, WIND_LETTERS, type Profile } from '../../rules/index.js';
+import type { Wind } from '../../rules/types.js';
+import { loadBotFactory } from '../players/load.js';
+import type { BotCommand, BotProcess } from '../players/process.js';
+import type { Batch } from '../io/columns.js';
+import { botBase, botCommand, replaySpecs, resolvePath, seatings, type Experiment, type ReplaySpecs } from '../experiment/experiment.js';
+import { playInterleaved, program, type HandAt, type InterleaveStats, type Play, type Player } from './tables.js';
+export type { HandAt };
+import { appendHand, newBuilders, type HandCoords } from '../results/records.js';
+import { luckAccount } from '../experiment/luck.js';
+import { idle, markPlay, timed, useSlot } from '../players/watchdog.js';
+
+/** One unit of work: deals [firstDeal, firstDeal + deals). */
+export interface Job {
+  readonly experiment: Experiment;
+  /** Position in the run's job order (output order). */
+  readonly index: number;
+  readonly firstDeal: number;
+  readonly deals: number;
+  /** Heartbeat slot of the job while it is in flight in a pool (see watchdog.ts). */
+  readonly slot?: number;
+  /** Longest a bot program may take to answer one request (ms; 0: no limit; default DEFAULT_PROGRAM_TIMEOUT_MS). */
+  readonly timeoutMs?: number;
+  /** Tables played at once when bot programs sit at them (tables.ts; default DEFAULT_TABLES). Never changes the output. */
+  readonly tables?: number;
+}
+
+/** Default time a bot program may take over one request (ms), as run.ts's decision limit. */
+export const DEFAULT_PROGRAM_TIMEOUT_MS = 5000;
+/** Default tables in progress at once per worker when bot programs play (their decisions batched). */
+export const DEFAULT_TABLES = 64;
+
+/** What a job returns: its rows, or the error that stopped it (its rows then are not written). */
+export interface JobResult {
+  readonly index: number;
+  readonly hands: Batch;
+  readonly wins: Batch;
+  /** Hands played. */
+  readonly played: number;
+  /** `bot`: a bot broke the interface or its time limit; `internal`: a bug in tw16. */
+  readonly error?: { readonly message: string; readonly deal: number; readonly kind: 'bot' | 'internal' };
+}
+
+/** What a job needs resolved once per process: profiles per arm, bot factories per roster entry. */
+export interface Resolved {
+  readonly profiles: readonly Profile[];
+  /** Per roster entry, its decisions marking the heartbeat (watchdog.ts); a program's entry is never called. */
+  readonly factories: readonly BotFactory[];
+  /** Per roster entry, the program it runs (its command's file words made absolute), or null for a bot in JavaScript. */
+  readonly programs: readonly (BotCommand | null)[];
+  readonly seatings: readonly (readonly number[])[];
+  readonly replay: ReplaySpecs;
+}
+
+const cache = new Map<string, Promise<Resolved>>();
+
+/** Resolve (and cache per process) the profiles and bots of an experiment. */
+export function resolveExperiment(e: Experiment): Promise<Resolved> {
+  const key = JSON.stringify([e.rules, e.bots, e.seating, e.baseDir]);
+  let r = cache.get(key);
+  if (!r) {
+    r = (async () => ({
+      profiles: e.rules.map((spec) => getProfile(typeof spec === 'string' && spec.endsWith('.json') ? resolvePath(e, spec) : spec)),
+      factories: (await Promise.all(e.bots.map((b) => (b.command ? notInline(b.name) : loadBotFactory(b.path ?? b.name, botBase(e, b)))))).map(timed),
+      programs: e.bots.map((b) => (b.command ? { name: b.name, command: botCommand(e, b) } : null)),
+      seatings: seatings(e.seating, e.bots.length),
+      replay: replaySpecs(e),
+    }))();
+    cache.set(key, r);
+  }
+  return r;
+}
+
+/** The factory slot of a program: programs play through tables.ts, never through a factory. */
+function notInline(name: string): BotFactory {
+  return () => {
+    throw new Error(`(tw16 bug) bot program "${name}" played inline`);
+  };
+}
+
+/** Hands-mode coordinates of a deal: dealer and round wind come from the hand key. */
+export function handPosition(deal: number): { dealer: number; round: Wind } {
+  return { dealer: deal % 4, round: (Math.floor(deal / 4) % 4) as Wind };
+}
+
+/** The `tw16 replay` command of a hand, runnable as printed (bot paths, rule files, shell quoting). */
+export function replayOf(e: Experiment, res: Resolved, at: HandAt): string {
+  return replayCommand({
+    seed: e.seed,
+    handKey: at.handKey,
+    dealer: at.dealer,
+    round: at.round,
+    streak: at.streak,
+    rules: { name: res.replay.rules[at.arm]! },
+    botNames: res.seatings[at.seating]!.map((i) => res.replay.bots[e.bots[i]!.name]!),
+  });
+}
+
+/**
+ * A BotError's message with its replay command made runnable: the engine knows bots and rules
+ * by name only. Dealer, round and streak are taken from the engine's own command.
+ */
+function botErrorMessage(err: BotError, e: Experiment, res: Resolved, arm: number, seating: number): string {
+  const m = /--dealer (\d+) --round ([ESWN]) --streak (\d+)$/.exec(err.replay);
+  if (!m || !err.message.includes(err.replay)) return err.message;
+  const round = WIND_LETTERS.indexOf(m[2] as 'E') as Wind;
+  return err.message.replace(err.replay, replayOf(e, res, { arm, seating, handKey: err.handKey, dealer: Number(m[1]), round, streak: Number(m[3]) }));
+}
+
+/**
+ * Run one job. Never throws for a bot error: it comes back as `error`, naming the deal. With bot
+ * programs in the roster the job's plays are interleaved over tables (tables.ts), `signal` stops
+ * them between requests, and `stats` (the protocol bench) counts requests and decisions.
+ */
+export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveStats): Promise<JobResult> {
+  const e = job.experiment;
+  const res = await resolveExperiment(e);
+  useSlot(job.slot);
+  const plays = job.deals * res.profiles.length * res.seatings.length;
+  const { hands, wins } = newBuilders(e.unit === 'hands' ? plays : plays * 20);
+  let played = 0;
+  // Bots and names per seating, made once per job (not per hand).
+  const botsBySeating = res.seatings.map((line) => line.map((i) => res.factories[i]!));
+  const namesBySeating = res.seatings.map((line) => line.map((i) => e.bots[i]!.name));
+  // One coordinates object, updated in place per hand (appendHand reads it and keeps nothing).
+  const at: { -readonly [K in keyof HandCoords]: HandCoords[K] } = { deal: 0, arm: 0, profile: '', seating: 0, hand: 0, seed: e.seed, bots: [], cutShort: false };
+  /** Append the rows of one play (a hand, or a match's hands). */
+  const record = (deal: number, arm: number, s: number, r: HandResult | MatchResult): void => {
+    at.deal = deal;
+    at.arm = arm;
+    at.profile = res.profiles[arm]!.name;
+    at.seating = s;
+    at.bots = namesBySeating[s]!;
+    at.hand = 0;
+    at.cutShort = false;
+    if ('outcome' in r) {
+      appendHand(hands, wins, at, r);
+      played++;
+    } else {
+      at.cutShort = r.cutShort;
+      r.hands.forEach((h: HandResult, i: number) => {
+        at.hand = i;
+        appendHand(hands, wins, at, h);
+      });
+      played += r.hands.length;
+    }
+  };
+  const failed = (error: NonNullable<JobResult['error']>): JobResult => {
+    idle();
+    return { index: job.index, hands: newBuilders(0).hands.build(), wins: newBuilders(0).wins.build(), played: 0, error };
+  };
+
+  if (res.programs.some((p) => p !== null)) {
+    // Bot programs: start them (once per thread), then interleave the job's plays over tables.
+    const timeoutMs = job.timeoutMs ?? DEFAULT_PROGRAM_TIMEOUT_MS;
+    const running: (BotProcess | null)[] = [];
+    for (const p of res.programs) {
+      try {
+        running.push(p ? await program(p, res.profiles, timeoutMs) : null);
+      } catch (err) {
+        return failed({ message: `bot "${p!.name}" ${err instanceof Error ? err.message : String(err)}`, deal: job.firstDeal, kind: 'bot' });
+      }
+    }
+    const players = res.seatings.map((line) => line.map((i): Player => (running[i] ? { program: running[i]! } : { factory: res.factories[i]! })));
+    const list: Play[] = [];
+    for (let deal = job.firstDeal; deal < job.firstDeal + job.deals; deal++) {
+      for (let arm = 0; arm < res.profiles.length; arm++) for (let s = 0; s < res.seatings.length; s++) list.push({ deal, arm, seating: s });
+    }
+    try {
+      await playInterleaved(
+        list,
+        {
+          unit: e.unit,
+          seed: e.seed,
+          base: e.stakes.base,
+          perTai: e.stakes.perTai,
+          profiles: res.profiles,
+          players,
+          names: namesBySeating,
+          tables: job.tables ?? DEFAULT_TABLES,
+          replay: (where) => replayOf(e, res, where),
+          onResume: (p) => markPlay(p.arm, p.seating),
+          ...(e.luck === false ? {} : { luck: (arm: number) => luckAccount(res.profiles[arm]!, e.stakes) }),
+          ...(signal ? { signal } : {}),
+        },
+        (p, r) => record(p.deal, p.arm, p.seating, r),
+        stats,
+      );
+    } catch (err) {
+      // A fault during a request spanning several tables: play the job again one table at a time
+      // (a fresh program; the same messages per table) to name the hand it comes from.
+      if (err instanceof BotError && (err as { batched?: boolean }).batched && (job.tables ?? DEFAULT_TABLES) > 1 && !signal?.aborted) {
+        const again = await runJob({ ...job, tables: 1 }, signal);
+        if (again.error?.kind === 'bot') return again;
+      }
+      const deal = err instanceof BotError ? (e.unit === 'hands' ? err.handKey : Math.floor(err.handKey / MATCH_HAND_LIMIT)) : job.firstDeal;
+      return failed({ message: err instanceof Error ? err.message : String(err), deal, kind: err instanceof BotError ? 'bot' : 'internal' });
+    }
+    idle();
+    return { index: job.index, hands: hands.build(), wins: wins.build(), played };
+  }
+
+  // Luck accounting (src/engine/luck.ts), one account per arm with its profile's weights.
+  const luck = res.profiles.map((p) => (e.luck === false ? undefined : luckAccount(p, e.stakes)));
+  for (let deal = job.firstDeal; deal < job.firstDeal + job.deals; deal++) {
+    for (let arm = 0; arm < res.profiles.length; arm++) {
+      const rules = res.profiles[arm]!;
+      for (let s = 0; s < res.seatings.length; s++) {
+        const bots = botsBySeating[s]!;
+        const botNames = namesBySeating[s]!;
+        markPlay(arm, s);
+        try {
+          if (e.unit === 'hands') {
+            const { dealer, round } = handPosition(deal);
+            record(deal, arm, s, playHand({ rules, seed: e.seed, handKey: deal, dealer, round, streak: 0, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai, luck: luck[arm] }));
+          } else {
+            record(deal, arm, s, playMatch({ rules, seed: e.seed, match: deal, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai, luck: luck[arm] }));
+          }
+        } catch (err) {
+          return failed(
+            err instanceof BotError
+              ? { message: botErrorMessage(err, e, res, arm, s), deal, kind: 'bot' as const }
+              : { message: err instanceof Error ? err.message : String(err), deal, kind: 'internal' as const },
+          );
+        }
+      }
+    }
+  }
+  idle();
+  return { index: job.index, hands: hands.build(), wins: wins.build(), played };
+}

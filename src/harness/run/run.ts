@@ -1,0 +1,560 @@
+/**
+ * Running an experiment: plan jobs lazily, run them (a piscina pool, or in-process with 0
+ * workers), journal their rows in job order as they complete, and finish into a complete
+ * result directory. The formats are in results/README.md; the guarantees in README "Faults
+ * and recovery":
+ * - progress: each job's rows are appended to the journals (`*.partial.arrows`) when it is
+ *   written, and `run-state.json` records a checkpoint (journal bytes, rows, SHA-256) at the
+ *   start, after a written job once the last checkpoint is CHECKPOINT_MS old, and when the run
+ *   stops, so a SIGKILL or a power cut costs at most the jobs written since the last checkpoint
+ *   and those in flight; `--resume` verifies everything first;
+ * - finishing: every file is written into a staging directory, flushed, renamed into place,
+ *   and `manifest.json` is written last (resultdir.ts);
+ * - output bytes are a pure function of (experiment, seed, code version): rows are written in
+ *   deal order and re-chunked into fixed-size record batches, so worker count, job size and
+ *   resuming never show;
+ * - a shard (`shard`: one of N deal ranges, shard.ts) runs the same way over its range and ends
+ *   in a shard manifest instead of the summary and reports; `tw16 merge` (merge.ts) streams the
+ *   shards through the same writers and `finish` into the single run's bytes.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Piscina } from 'piscina';
+import { InputError, UsageError } from '../../core/errors.js';
+import { shareHandTables } from '../../hand/tables.js';
+import { VERSION } from '../../version.js';
+import { ArrowTableWriter } from '../io/arrow.js';
+import { botChange, botFingerprints } from '../experiment/botfiles.js';
+import { badDeals, recordedExperiment, seatings, type Experiment } from '../experiment/experiment.js';
+import { fsyncDir, io, removeFile, removeTree, writeAtomic } from '../io/files.js';
+import { replayOf, resolveExperiment, runJob, type Job, type JobResult, type Resolved } from './job.js';
+import { closePrograms } from './tables.js';
+import { childList, drained, killListed } from '../players/children.js';
+import { Journal, journalBatches, verifyJournal, type RowCheck, type VerifiedJournal } from '../io/journal.js';
+import { toBatch } from '../io/read.js';
+import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
+import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from '../results/resultdir.js';
+import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, type RunState } from '../results/runstate.js';
+import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from '../experiment/shard.js';
+import { summarize, type Summary } from '../analysis/summary.js';
+import { newHeartbeats, Watchdog, type StuckDecision } from '../players/watchdog.js';
+
+/** A written job is checkpointed once the last checkpoint is this old (ms): about what a crash can cost. */
+export const CHECKPOINT_MS = 1000;
+/** Default time a bot may take over one decision (ms). */
+export const DEFAULT_DECISION_TIMEOUT_MS = 5000;
+
+export interface RunOptions {
+  readonly experiment: Experiment;
+  readonly outDir: string;
+  /** Worker threads; 0 runs every job in this thread. Default: available cores. */
+  readonly workers?: number;
+  /** Deals per job; default aims at about 2,000 hands per job. Never changes the output. */
+  readonly dealsPerJob?: number;
+  /** Continue the unfinished run in `outDir`, after verifying it. */
+  readonly resume?: boolean;
+  /** Replace a complete result in `outDir` (when this run completes), or discard an unfinished run there. */
+  readonly force?: boolean;
+  /**
+   * For a scheduler's retries: resume the unfinished run in `outDir` if there is one, else start;
+   * when `outDir` already holds this run's complete result (verified), do nothing.
+   */
+  readonly continue?: boolean;
+  /**
+   * Longest a bot may take over one decision (ms; 0 = no limit). Enforced in worker threads only
+   * for bots in JavaScript; a bot program must answer each request line within it, in-process too.
+   */
+  readonly decisionTimeoutMs?: number;
+  /** Tables each worker plays at once when bot programs sit at them (their decisions batched; tables.ts). Never changes the output. */
+  readonly tables?: number;
+  /** Also write report.md and report.html into the result. */
+  readonly report?: boolean;
+  /**
+   * Play only this shard's deals (shard.ts) into `outDir`, ending in a shard manifest (no summary,
+   * no reports) for tw16 merge. The files hold the whole run's metadata: only the range differs.
+   */
+  readonly shard?: Shard;
+  /** Abort to stop: the jobs in flight are dropped, progress is saved, the run can be resumed. */
+  readonly signal?: AbortSignal;
+  /** Called after each written job (for progress output). */
+  readonly onProgress?: (p: Progress) => void;
+}
+
+/** Deals are counted within the run's range (a shard's deals, or all). */
+export interface Progress {
+  readonly dealsDone: number;
+  readonly deals: number;
+  /** Deals done before this invocation (a resumed run). */
+  readonly dealsAtStart: number;
+  /** Hands played in this invocation. */
+  readonly hands: number;
+  readonly seconds: number;
+}
+
+export interface RunOutcome {
+  readonly status: 'complete' | 'interrupted' | 'failed';
+  /** Deals done of `deals`, within the run's range (a shard's deals, or all). */
+  readonly dealsDone: number;
+  readonly deals: number;
+  /** Hands played in this invocation (not counting resumed ones). */
+  readonly hands: number;
+  readonly seconds: number;
+  readonly handsPerSecond: number;
+  /** What stopped a failed run: a bot (its message names the replay command) or a bug in tw16. */
+  readonly error?: { readonly message: string; readonly kind: 'bot' | 'internal' };
+  readonly summary?: Summary;
+  /** The files of the complete result, manifest.json last. */
+  readonly files?: readonly string[];
+  /** The result was already complete (a resume or `continue` found nothing left to do). */
+  readonly alreadyComplete?: boolean;
+}
+
+/** Hands one deal produces (hands mode), or a rough number for matches (about 20 hands each). */
+export function handsPerDeal(e: Experiment): number {
+  return e.rules.length * seatings(e.seating, e.bots.length).length * (e.unit === 'hands' ? 1 : 20);
+}
+
+/** Default deals per job: about 2,000 hands, at least one deal. */
+export function defaultDealsPerJob(e: Experiment): number {
+  return Math.max(1, Math.round(2000 / handsPerDeal(e)));
+}
+
+/** Jobs from `firstDeal` on, made one at a time (memory does not grow with the number of deals). */
+function* planJobs(e: Experiment, firstDeal: number, dealsPerJob: number, programs: Pick<Job, 'timeoutMs' | 'tables'>): Generator<Job> {
+  for (let d = firstDeal, i = 0; d < e.deals; d += dealsPerJob, i++) yield { experiment: e, index: i, firstDeal: d, deals: Math.min(dealsPerJob, e.deals - d), ...programs };
+}
+
+/** The jobs of `jobs` up to deal `end`, the last one cut there (a shard's range). */
+function* upTo(jobs: Iterable<Job>, end: number): Generator<Job> {
+  for (const job of jobs) {
+    if (job.firstDeal >= end) return;
+    yield job.firstDeal + job.deals > end ? { ...job, deals: end - job.firstDeal } : job;
+  }
+}
+
+/** Schema metadata shared by both files. No timestamps: same inputs, same bytes. */
+function metadata(e: Experiment, table: string, profiles: unknown): Map<string, string> {
+  return new Map([
+    ['tw16.table', table],
+    ['tw16.version', VERSION],
+    ['tw16.experiment', JSON.stringify(recordedExperiment(e))],
+    ['tw16.profiles', JSON.stringify(profiles)],
+    ['tw16.seatings', JSON.stringify(seatings(e.seating, e.bots.length))],
+  ]);
+}
+
+/**
+ * A journal's rows must come in deal order within deals [first, dealsDone); hands rows (one or
+ * more per deal) must cover every one of them.
+ */
+function dealCheck(first: number, dealsDone: number, everyDeal: boolean): RowCheck {
+  let next = first;
+  return {
+    batch: (rb) => {
+      const deal = rb.getChild('deal')?.toArray() as Uint32Array | undefined;
+      if (!deal) return 'no "deal" column';
+      for (let i = 0; i < deal.length; i++) {
+        const d = deal[i]!;
+        if (d >= dealsDone || d < first || d < next - 1 || (everyDeal && d > next)) return `deal ${d} out of place (${RUN_STATE} records deals ${first}–${dealsDone - 1} done)`;
+        next = Math.max(next, d + 1);
+      }
+      return undefined;
+    },
+    end: () => (everyDeal && next !== dealsDone ? `holds deals ${first}–${next - 1}, ${RUN_STATE} records ${first}–${dealsDone - 1} done` : undefined),
+  };
+}
+
+/** A shard's record for messages: `shard 2/4 (deals 5,000–9,999)`, or `the whole run`. */
+function shardText(s: ShardRecord | undefined): string {
+  return s ? `shard ${shardName(s)} (${rangeText(s)})` : 'the whole run';
+}
+
+/** Why the recorded state cannot be continued by this experiment and code, or undefined. */
+function stateMismatch(state: RunState, recorded: unknown, expHash: string, e: Experiment, bots: ReturnType<typeof botFingerprints>, shard: ShardRecord | undefined): string | undefined {
+  if (state.version !== VERSION) return `the run was started by tw16 ${state.version}, this is ${VERSION}: start it afresh with --force`;
+  if (state.experimentSha256 !== expHash || state.deals !== e.deals) {
+    const was = (state.experiment ?? {}) as Record<string, unknown>;
+    const now = recorded as Record<string, unknown>;
+    const fields = Object.keys(now).filter((k) => JSON.stringify(was[k]) !== JSON.stringify(now[k]));
+    return `the run was started with a different experiment (${fields.join(', ') || 'contents'} differ${fields.length === 1 ? 's' : ''}): resume with the same experiment file and flags`;
+  }
+  if (JSON.stringify(state.shard ?? null) !== JSON.stringify(shard ?? null)) return `the run was started as ${shardText(state.shard)}, this is ${shardText(shard)}`;
+  const changed = botChange(state.bots, bots);
+  if (changed) return `${changed}; its finished jobs were played by the old code: start over with --force`;
+  return undefined;
+}
+
+/** Run (or resume) an experiment. Bad input → InputError before anything on disk changes. */
+export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
+  const e = opts.experiment;
+  const dir = opts.outDir;
+  const path = (f: string) => join(dir, f);
+  const bad = badDeals(e.unit, e.deals);
+  if (bad) throw new UsageError(`${e.source}: ${e.unit}: ${bad}`);
+  const shard = opts.shard ? shardRecord(e.deals, opts.shard) : undefined;
+  const range: DealRange = shard ?? { first: 0, end: e.deals };
+
+  // Resolve bots and profiles here first: a bad name fails now, with exit 2, not in a worker.
+  let resolved: Resolved;
+  try {
+    resolved = await resolveExperiment(e);
+  } catch (err) {
+    throw err instanceof InputError ? new InputError(`${e.source}: ${err.message}`) : err;
+  }
+  const recorded = recordedExperiment(e);
+  const expHash = experimentHash(recorded);
+  const bots = botFingerprints(e);
+  const profiles = resolved.profiles;
+
+  // Everything a resume depends on is checked before anything on disk changes.
+  let state: RunState | undefined;
+  let verified: { hands: VerifiedJournal; wins: VerifiedJournal } | undefined;
+  if (opts.continue && !opts.resume && !opts.force && !existsSync(path(RUN_STATE)) && hasManifest(dir)) {
+    const finished = await alreadyFinished(dir, expHash, shard);
+    if (finished) return finished;
+    throw new UsageError(`${dir}: holds a complete result (${MANIFEST}) of another experiment, version or shard, or a damaged one; replace it with --force, or choose another --out`);
+  }
+  if (opts.resume || (opts.continue && !opts.force && existsSync(path(RUN_STATE)))) {
+    state = readRunState(dir);
+    const why = stateMismatch(state, recorded, expHash, e, bots, shard);
+    if (why) throw new InputError(`${path(RUN_STATE)}: cannot resume: ${why}`);
+    const done = state.checkpoint.dealsDone;
+    if (!Number.isSafeInteger(done) || done < range.first || done > range.end) throw new InputError(`${path(RUN_STATE)}: records deals done up to ${done}, outside ${rangeText(range)}`);
+    verified = {
+      hands: await verifyJournal(path(JOURNALS.hands), state.checkpoint.hands, dealCheck(range.first, done, true)),
+      wins: await verifyJournal(path(JOURNALS.wins), state.checkpoint.wins, dealCheck(range.first, done, false)),
+    };
+    if (done === range.end && hasManifest(dir)) {
+      const finished = await alreadyFinished(dir, expHash, shard);
+      if (finished) return finished;
+    }
+  } else if (!opts.force) {
+    if (existsSync(path(RUN_STATE))) throw new UsageError(`${dir}: holds an unfinished run (${RUN_STATE}); continue it with --resume, or start over with --force`);
+    if (hasManifest(dir)) throw new UsageError(`${dir}: holds a complete result (${MANIFEST}); replace it with --force, or choose another --out`);
+  }
+
+  io(dir, 'create directory', () => mkdirSync(dir, { recursive: true }));
+  const staging = startStaging(dir);
+  // The final files, written in the staging directory as jobs complete, and the journals.
+  let handsOut: ArrowTableWriter | undefined;
+  let winsOut: ArrowTableWriter | undefined;
+  let handsJ: Journal | undefined;
+  let winsJ: Journal | undefined;
+  const dealsAtStart = state?.checkpoint.dealsDone ?? range.first;
+  let dealsDone = dealsAtStart;
+  let checkpoints = state?.checkpoint.n ?? -1;
+  let lastCheckpoint = 0;
+  const checkpoint = (stopped?: string): void => {
+    const hands = handsJ!.mark();
+    const wins = winsJ!.mark();
+    checkpoints++;
+    writeRunState(dir, { version: VERSION, experiment: recorded, experimentSha256: expHash, deals: e.deals, ...(shard ? { shard } : {}), bots, checkpoint: { n: checkpoints, dealsDone, hands, wins }, ...(stopped ? { stopped } : {}) });
+    lastCheckpoint = performance.now();
+  };
+  const closeAll = (): void => {
+    for (const c of [() => handsJ?.close(), () => winsJ?.close(), () => handsOut?.release(), () => winsOut?.release()]) {
+      try {
+        c();
+      } catch {
+        // closing after a failure: the failure is what gets reported
+      }
+    }
+  };
+
+  const t0 = performance.now();
+  let hands = 0;
+  let failure: JobResult['error'] | undefined;
+  try {
+    const hOut = (handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), HAND_COLUMNS, metadata(e, 'hands', profiles)));
+    const wOut = (winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, metadata(e, 'wins', profiles)));
+    let hJ: Journal;
+    let wJ: Journal;
+    if (verified) {
+      hJ = handsJ = Journal.reopen(path(JOURNALS.hands), HAND_COLUMNS, metadata(e, 'hands', profiles), verified.hands);
+      wJ = winsJ = Journal.reopen(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles), verified.wins);
+      for await (const rb of journalBatches(hJ.path, verified.hands.mark.bytes)) hOut.append(toBatch(rb, HAND_COLUMNS));
+      for await (const rb of journalBatches(wJ.path, verified.wins.mark.bytes)) wOut.append(toBatch(rb, WIN_COLUMNS));
+    } else {
+      for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins]) removeFile(path(f));
+      hJ = handsJ = Journal.create(path(JOURNALS.hands), HAND_COLUMNS, metadata(e, 'hands', profiles));
+      wJ = winsJ = Journal.create(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles));
+      checkpoint();
+    }
+
+    // Results arrive in any order; they are written strictly in job order.
+    const done = new Map<number, JobResult>();
+    const dealsOf = new Map<number, number>();
+    let nextToWrite = 0;
+    const writeReady = (): void => {
+      for (let r = done.get(nextToWrite); r && !failure; r = done.get(nextToWrite)) {
+        done.delete(nextToWrite);
+        if (r.error) {
+          failure = r.error;
+          break;
+        }
+        hJ.append(r.hands);
+        wJ.append(r.wins);
+        hOut.append(r.hands);
+        wOut.append(r.wins);
+        hands += r.played;
+        dealsDone += dealsOf.get(nextToWrite)!;
+        dealsOf.delete(nextToWrite);
+        nextToWrite++;
+        if (performance.now() - lastCheckpoint >= CHECKPOINT_MS) checkpoint();
+        opts.onProgress?.({ dealsDone: dealsDone - range.first, deals: range.end - range.first, dealsAtStart: dealsAtStart - range.first, hands, seconds: (performance.now() - t0) / 1000 });
+      }
+    };
+    const timeoutMs = opts.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS;
+    const jobs = planJobs(e, dealsDone, opts.dealsPerJob ?? defaultDealsPerJob(e), { timeoutMs, ...(opts.tables !== undefined ? { tables: opts.tables } : {}) });
+    const workers = opts.workers ?? availableParallelism();
+    const stopped = (): boolean => opts.signal?.aborted === true;
+
+    const toPlay = dealsDone < range.end; // a resume may have only the finish left
+    if (toPlay && workers === 0) {
+      try {
+        for (const job of upTo(jobs, range.end)) {
+          if (stopped() || failure) break;
+          dealsOf.set(job.index, job.deals);
+          const r = await runJob(job, opts.signal);
+          if (stopped()) break; // a job cut short by the signal is dropped, as in a pool
+          done.set(job.index, r);
+          writeReady();
+          await new Promise((r) => setImmediate(r)); // let a signal in
+        }
+      } finally {
+        await closePrograms();
+      }
+    } else if (toPlay) {
+      await runPool(e, resolved, upTo(jobs, range.end), workers, timeoutMs, opts.signal, {
+        submitted: (job) => dealsOf.set(job.index, job.deals),
+        finished: (r) => done.set(r.index, r),
+        write: () => {
+          writeReady();
+          return failure !== undefined;
+        },
+      });
+    }
+
+    const seconds = (performance.now() - t0) / 1000;
+    const outcome = { dealsDone: dealsDone - range.first, deals: range.end - range.first, hands, seconds, handsPerSecond: seconds > 0 ? hands / seconds : 0 };
+    if (dealsDone < range.end || failure) {
+      checkpoint(failure ? `failed at deal ${failure.deal}: ${failure.message}` : 'interrupted');
+      closeAll();
+      removeTree(staging);
+      return failure ? { status: 'failed', ...outcome, error: { message: failure.message, kind: failure.kind } } : { status: 'interrupted', ...outcome };
+    }
+
+    // Every deal is in the journals: make that durable, then finish.
+    checkpoint();
+    hJ.close();
+    wJ.close();
+    hOut.commit();
+    wOut.commit();
+    const rows = { hands: hOut.rowsWritten, wins: wOut.rowsWritten };
+    const finished = stopped()
+      ? undefined
+      : shard
+        ? await finishShard(dir, staging, { kind: 'shard', version: VERSION, experiment: recorded, experimentSha256: expHash, shard, rows, bots, replay: resolved.replay })
+        : await finish(dir, staging, opts.report === true, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay });
+    if (!finished) {
+      removeTree(staging);
+      return { status: 'interrupted', ...outcome };
+    }
+    return { status: 'complete', ...outcome, ...finished };
+  } catch (err) {
+    closeAll();
+    try {
+      removeTree(staging); // frees the space a full disk needs back; the journals and state stay resumable
+    } catch {
+      // the original error is the one to report
+    }
+    throw err;
+  }
+}
+
+/**
+ * Finish a run whose data files are complete in `staging`: the summary and reports beside them,
+ * then the commit (manifest last) and the removal of the run state. Undefined when stopped first.
+ * tw16 merge finishes the merged shards through here too: one path to the same bytes.
+ */
+export async function finish(dir: string, staging: string, report: boolean, stopped: () => boolean, info: Omit<Manifest, 'format' | 'files'>): Promise<{ summary: Summary; files: string[] } | undefined> {
+  const summary = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'));
+  writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  if (report) {
+    const r = await import('../analysis/report.js'); // vega loads only when a report is written
+    const { md, html } = await r.buildReport(summary, await r.readTaiCounts(join(staging, 'wins.arrow')));
+    writeAtomic(join(staging, 'report.md'), md);
+    writeAtomic(join(staging, 'report.html'), html);
+  }
+  if (stopped()) return undefined;
+  const manifest = await commitResult(dir, staging, info);
+  cleanUpRunState(dir);
+  return { summary, files: [...manifest.files.map((f) => f.name), MANIFEST] };
+}
+
+/** Finish a shard whose data files are complete in `staging`: its manifest (no summary, no reports), then the removal of the run state. */
+async function finishShard(dir: string, staging: string, info: Omit<Manifest, 'format' | 'files'>): Promise<{ files: string[] }> {
+  const manifest = await commitResult(dir, staging, info);
+  cleanUpRunState(dir);
+  return { files: [...manifest.files.map((f) => f.name), MANIFEST] };
+}
+
+/** Remove what an unfinished run keeps (the result is complete). */
+function cleanUpRunState(dir: string): void {
+  for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins]) removeFile(join(dir, f));
+  removeTree(join(dir, STAGING));
+  fsyncDir(dir);
+}
+
+/**
+ * A resume of a run whose finish already committed (the process died between writing the
+ * manifest and removing the run state): the result is verified and the leftovers removed.
+ */
+async function alreadyFinished(dir: string, expHash: string, shard: ShardRecord | undefined): Promise<RunOutcome | undefined> {
+  let manifest;
+  try {
+    manifest = shard ? await openShard(dir) : await openResult(dir);
+  } catch {
+    return undefined; // not a (valid) result: finish it from the journals
+  }
+  if (manifest.version !== VERSION || experimentHash(manifest.experiment) !== expHash) return undefined;
+  if (JSON.stringify(manifest.shard ?? null) !== JSON.stringify(shard ?? null)) return undefined;
+  cleanUpRunState(dir);
+  const files = [...manifest.files.map((f) => f.name), MANIFEST];
+  const deals = shard ? shard.end - shard.first : (manifest.experiment as { deals: number }).deals;
+  const outcome = { status: 'complete', dealsDone: deals, deals, hands: 0, seconds: 0, handsPerSecond: 0, files, alreadyComplete: true } as const;
+  if (shard) return outcome;
+  return { ...outcome, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary };
+}
+
+/** How runPool hands results back to the run. */
+interface PoolSink {
+  readonly submitted: (job: Job) => void;
+  readonly finished: (r: JobResult) => void;
+  /** Write what is ready; true when the run must stop (a failure). */
+  readonly write: () => boolean;
+}
+
+/**
+ * Run jobs in a piscina pool, at most 3 per worker in flight, each with its own abort controller
+ * (so no listener piles up on a shared signal) and heartbeat slot. Returns when the jobs are
+ * exhausted, a failure is written, or `signal` aborts (the jobs in flight are then dropped).
+ */
+async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job>, workers: number, timeoutMs: number, signal: AbortSignal | undefined, sink: PoolSink): Promise<void> {
+  const inFlightMax = workers * 3;
+  const closeChannel = `tw16-close-programs-${process.pid}-${++pools}`;
+  const heartbeats = newHeartbeats(inFlightMax);
+  const freeSlots = Array.from({ length: inFlightMax }, (_, i) => inFlightMax - 1 - i);
+  const pool = new Piscina({
+    filename: workerUrl(),
+    minThreads: workers,
+    maxThreads: workers,
+    idleTimeout: 1000,
+    // An idle worker waits for its next job without blocking its event loop (piscina's default
+    // 'sync' blocks it in Atomics.wait), so it hears the call to end its bot programs.
+    atomics: 'async',
+    // One copy of the hand tables for all workers, built here (see shareHandTables); the list of
+    // bot programs they start (children.ts) and the channel that tells them to end those.
+    workerData: { handTables: shareHandTables(), heartbeats, children: childList(), closeChannel },
+  });
+  interface InFlight {
+    readonly job: Job;
+    readonly controller: AbortController;
+    readonly done: Promise<void>;
+    timedOut?: string;
+  }
+  const inFlight = new Map<number, InFlight>(); // by slot
+  const watchdog =
+    timeoutMs > 0
+      ? new Watchdog(heartbeats, timeoutMs, (slot, at) => {
+          const f = inFlight.get(slot);
+          if (!f) return;
+          f.timedOut = timeoutMessage(e, resolved, at, timeoutMs);
+          f.controller.abort(); // piscina terminates the worker stuck in the bot
+        })
+      : undefined;
+  const dropAll = (): void => {
+    for (const f of inFlight.values()) f.controller.abort();
+  };
+  signal?.addEventListener('abort', dropAll);
+  try {
+    let exhausted = false;
+    for (;;) {
+      if (sink.write()) break;
+      if (signal?.aborted) break;
+      while (!exhausted && inFlight.size < inFlightMax) {
+        const next = jobs.next();
+        if (next.done) {
+          exhausted = true;
+          break;
+        }
+        const slot = freeSlots.pop()!;
+        const job = { ...next.value, slot };
+        const controller = new AbortController();
+        sink.submitted(job);
+        watchdog?.watch(slot);
+        const entry: InFlight = {
+          job,
+          controller,
+          done: pool
+            .run(job, { signal: controller.signal })
+            .then((r: JobResult) => sink.finished(r))
+            .catch((err: unknown) => {
+              if (entry.timedOut) sink.finished(failed(job, entry.timedOut, 'bot'));
+              else if (!controller.signal.aborted) sink.finished(failed(job, err instanceof Error ? err.message : String(err), 'internal'));
+            })
+            .finally(() => {
+              watchdog?.unwatch(slot);
+              inFlight.delete(slot);
+              freeSlots.push(slot);
+            }),
+        };
+        inFlight.set(slot, entry);
+      }
+      if (inFlight.size === 0) break;
+      await Promise.race([...inFlight.values()].map((f) => f.done));
+    }
+    dropAll();
+    await Promise.all([...inFlight.values()].map((f) => f.done));
+  } finally {
+    signal?.removeEventListener('abort', dropAll);
+    watchdog?.stop();
+    await endPrograms(closeChannel);
+    await pool.destroy();
+    killListed(); // the programs of workers stopped mid-job (a time limit, an interrupt): their threads are gone
+  }
+}
+
+let pools = 0;
+
+/**
+ * Ask every worker to end its bot programs (bye, end of stdin, a kill after a second) and wait
+ * until they have exited (at most 3 s); programs of stopped workers are killed after the pool.
+ */
+async function endPrograms(channelName: string): Promise<void> {
+  const channel = new BroadcastChannel(channelName);
+  channel.postMessage('close');
+  channel.close();
+  await drained(3000);
+}
+
+function failed(job: Job, message: string, kind: 'bot' | 'internal'): JobResult {
+  const empty = { rows: 0, columns: [] };
+  return { index: job.index, hands: empty, wins: empty, played: 0, error: { message, deal: job.firstDeal, kind } };
+}
+
+/** The BotError line of a decision that did not return in time. */
+function timeoutMessage(e: Experiment, resolved: Resolved, at: StuckDecision, timeoutMs: number): string {
+  const name = e.bots[resolved.seatings[at.seating]![at.seat]!]!.name;
+  return `bot "${name}" (seat ${at.seat}) in hand ${at.handKey} did not return within ${timeoutMs / 1000} s (--decision-timeout); its worker was stopped; reproduce: ${replayOf(e, resolved, at)}`;
+}
+
+/**
+ * The compiled worker module. Under a TypeScript runner (tests) this file is src/harness/run/run.ts;
+ * threads need JavaScript, so point at the build of the same file in dist/.
+ */
+function workerUrl(): string {
+  const here = import.meta.url;
+  return here.endsWith('.ts') ? here.replace(/\/src\/harness\/run\/run\.ts$/, '/dist/src/harness/run/worker.js') : new URL('./worker.js', here).href;
+}

@@ -1,0 +1,93 @@
+/**
+ * Rescoring under a house rule that changes one tai value moves exactly the wins holding
+ * that pattern, and `diff` lists exactly the hands they were in.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tableFromIPC } from 'apache-arrow';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { diffResults } from '../../../src/harness/analysis/diff.js';
+import { goldenExperiment } from '../../../src/harness/run/golden.js';
+import { rescoreResults } from '../../../src/harness/analysis/rescore.js';
+import { runExperiment } from '../../../src/harness/run/run.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tw16-rescore-'));
+const run = join(dir, 'run');
+const house = join(dir, 'house.json');
+const out = join(dir, 'house');
+
+const rows = (d: string, f: string) => tableFromIPC(readFileSync(join(d, f))).toArray().map((r) => r.toJSON() as Record<string, number | string | boolean>);
+
+describe('tw16 rescore', () => {
+  beforeAll(async () => {
+    await runExperiment({ experiment: { ...goldenExperiment('p0'), deals: 600 }, outDir: run, workers: 0 });
+    writeFileSync(house, JSON.stringify({ extends: 'p0', name: 'p0-single-wait-3', tai: { single_wait: 3 } }));
+  });
+
+  it('changes exactly the wins holding the pattern, by exactly the tai added', async () => {
+    const r = await rescoreResults(run, house, out);
+    const before = rows(run, 'wins.arrow');
+    const after = rows(out, 'wins.arrow');
+    expect(after).toHaveLength(before.length);
+    let holding = 0;
+    for (let i = 0; i < before.length; i++) {
+      const b = before[i]!;
+      const a = after[i]!;
+      if ((b.single_wait as number) > 0) {
+        holding++;
+        expect(a.single_wait).toBe(3);
+        expect(a.tai).toBe((b.tai as number) + 2);
+      } else {
+        expect(a.tai).toBe(b.tai);
+      }
+      expect(a.profile).toBe('p0-single-wait-3');
+    }
+    expect(holding).toBeGreaterThan(0);
+    expect(r.changed).toBe(holding);
+    expect(r.noLongerWins).toBe(0); // p0 has no minimum
+    const sw = r.patterns.find((p) => p.pattern === 'single_wait')!;
+    expect(sw.before).toBe(holding);
+    expect(sw.after).toBe(holding);
+  });
+
+  it('re-settles: deltas still sum to zero and a winner gains what the extra tai are worth', () => {
+    const before = rows(run, 'hands.arrow');
+    const after = rows(out, 'hands.arrow');
+    for (const h of after) expect([0, 1, 2, 3].reduce((s, k) => s + (h[`delta_${k}`] as number), 0)).toBe(0);
+    const wins = rows(run, 'wins.arrow');
+    const winsAfter = rows(out, 'wins.arrow');
+    for (let i = 0; i < wins.length; i++) {
+      const w = wins[i]!;
+      if ((w.single_wait as number) === 0 || w.outcome !== 'win') continue;
+      // a discard win: one payer, and each extra tai is worth perTai (1) more from it
+      const extra = (winsAfter[i]!.delta as number) - (w.delta as number);
+      expect(extra).toBe(2);
+    }
+    expect(after.length).toBe(before.length);
+  });
+
+  it('diff lists exactly the hands whose wins held the pattern', async () => {
+    const d = await diffResults(run, out, 1_000_000);
+    const wins = rows(run, 'wins.arrow');
+    const expected = new Set(wins.filter((w) => (w.single_wait as number) > 0).map((w) => `${w.deal}/${w.seating}`));
+    const listed = new Set(d.changedHands.map((h) => `${h.deal}/${h.seating}`));
+    expect(listed).toEqual(expected);
+    expect(d.hands.changed).toBe(expected.size);
+    expect(d.identical).toBe(false);
+    const sw = d.patterns.find((p) => p.pattern === 'single_wait');
+    expect(sw?.winsA).toBe(sw?.winsB);
+  });
+
+  it('rejects an unknown profile and a missing directory with one line', async () => {
+    await expect(rescoreResults(run, 'nosuch', join(dir, 'x'))).rejects.toThrow(/--rules nosuch: /);
+    await expect(rescoreResults(join(dir, 'missing'), 'p0', join(dir, 'y'))).rejects.toThrow(/missing: no such directory/);
+  });
+
+  it('writes a complete result of its own, and will not overwrite one without force', async () => {
+    expect(existsSync(join(out, 'manifest.json'))).toBe(true);
+    expect(readdirSync(out).sort()).toEqual(['hands.arrow', 'manifest.json', 'rescore.json', 'summary.json', 'wins.arrow']);
+    await expect(rescoreResults(run, house, out)).rejects.toThrow(/holds a complete result/);
+    await rescoreResults(run, house, out, 20, true);
+  });
+});

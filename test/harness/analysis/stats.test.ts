@@ -1,0 +1,228 @@
+/**
+ * The estimators of stats.ts against values computed by hand (the arithmetic is in the
+ * comments) and against a deal-level bootstrap on a fixed, seeded data set.
+ */
+import { describe, expect, it } from 'vitest';
+import { aleaNext, botStates } from '../../../src/core/rng.js';
+import { ClusterStat, clusterBootstrap, DEFF_TRUSTED_DF, holm, incompleteBeta, MeanStat, t975, tTestP, wilson, wilsonAt, Z95 } from '../../../src/harness/analysis/stats.js';
+import { pValue } from '../../../src/harness/analysis/format.js';
+
+/** A seeded uniform stream (alea, as the bots' streams). */
+function stream(seed: string): () => number {
+  const st = new Float64Array(16);
+  botStates(seed, 1, st);
+  return () => aleaNext(st, 0);
+}
+
+describe('t distribution', () => {
+  it('p-values match published t tables', () => {
+    // t = 2.228 is the two-sided 5% critical value at 10 df; 2.576 the 1% value for large df.
+    expect(tTestP(2.228, 10)).toBeCloseTo(0.05, 3);
+    expect(tTestP(2.576, 1e6)).toBeCloseTo(0.01, 3);
+    expect(tTestP(0, 5)).toBeCloseTo(1, 10);
+    expect(tTestP(-2.228, 10)).toBeCloseTo(tTestP(2.228, 10), 12);
+    expect(tTestP(1.959963984540054, Infinity)).toBeCloseTo(0.05, 12);
+  });
+
+  it('the 0.975 quantile is the tables’ two-sided 5% value, and the interval and p agree at it', () => {
+    const table: [number, number][] = [[1, 12.7062], [2, 4.3027], [3, 3.1824], [5, 2.5706], [10, 2.2281], [30, 2.0423], [100, 1.984], [1000, 1.9623]];
+    for (const [df, q] of table) {
+      expect(t975(df), `df ${df}`).toBeCloseTo(q, 3);
+      expect(tTestP(t975(df), df), `df ${df}`).toBeCloseTo(0.05, 9);
+    }
+    expect(t975(Infinity)).toBe(Z95);
+    // The issue's case: t = 2 with 5 deals (4 df) is p = 0.116, and its interval includes 0.
+    const m = new MeanStat();
+    for (const x of [1, 3, 2, 0, 4]) m.add(x - 2 + 2 * Math.SQRT2 * 0.5); // any 5 values; rescaled below
+    const e = m.estimate();
+    expect(e.df).toBe(4);
+    const t = e.mean / e.se;
+    expect(tTestP(t, 4) < 0.05).toBe(e.lo > 0 || e.hi < 0);
+    expect(tTestP(2, 4)).toBeCloseTo(0.116, 3);
+  });
+
+  it('a p-value too small for a double prints as "< 1e-300", small ones in powers of ten', () => {
+    expect(tTestP(60, 20000)).toBeLessThan(1e-300);
+    expect(pValue(tTestP(60, 20000))).toBe('< 1e-300');
+    expect(pValue(0)).toBe('< 1e-300');
+    expect(pValue(3.2e-12)).toBe('3.2e-12');
+    expect(pValue(0.04321)).toBe('0.0432');
+    expect(pValue(NaN)).toBe('n/a');
+    expect(pValue(null)).toBe('n/a');
+  });
+
+  it('incomplete beta has the symmetric closed forms', () => {
+    // I_x(1, 1) = x; I_x(a, 1) = x^a.
+    expect(incompleteBeta(0.3, 1, 1)).toBeCloseTo(0.3, 12);
+    expect(incompleteBeta(0.5, 3, 1)).toBeCloseTo(0.125, 12);
+  });
+});
+
+describe('Holm', () => {
+  it('adjusts a family step-down, monotone, capped at 1', () => {
+    // Sorted: 0.005·4 = 0.02, 0.01·3 = 0.03, 0.03·2 = 0.06, 0.04·1 = 0.04 → running max 0.02, 0.03, 0.06, 0.06.
+    const adj = holm([0.01, 0.04, 0.03, 0.005]);
+    expect(adj[0]).toBeCloseTo(0.03, 12);
+    expect(adj[1]).toBeCloseTo(0.06, 12);
+    expect(adj[2]).toBeCloseTo(0.06, 12);
+    expect(adj[3]).toBeCloseTo(0.02, 12);
+    expect(holm([0.5, 0.9])).toEqual([1, 1]);
+    const withNaN = holm([0.01, NaN, 0.02]);
+    expect(withNaN[1]).toBeNaN();
+    expect(withNaN[0]).toBeCloseTo(0.02, 12); // a family of two
+  });
+});
+
+describe('cluster-ratio-t', () => {
+  it('matches the delta-method formula computed by hand', () => {
+    // Clusters (y, n): (3,2) (5,4) (1,2) (7,4): r = 16/12 = 4/3; residuals y − r n = 1/3, −1/3, −5/3, 5/3;
+    // Σ² = 52/9; se = √(52/9 / (4·3)) / 3 = 0.231296; t(0.975, 3) = 3.182446 → [0.597246, 2.069421].
+    const c = new ClusterStat();
+    for (const [y, n] of [[3, 2], [5, 4], [1, 2], [7, 4]] as const) c.add(y, n);
+    const e = c.ratio();
+    expect(e.estimator).toBe('cluster-ratio-t');
+    expect(e.mean).toBeCloseTo(4 / 3, 12);
+    expect(e.se).toBeCloseTo(0.23129622216290366, 12);
+    expect(e.df).toBe(3);
+    expect(e.lo).toBeCloseTo(0.5972455256847925, 9);
+    expect(e.hi).toBeCloseTo(2.069421140981874, 9);
+  });
+
+  it('over equal clusters is the plain mean with the plain standard error', () => {
+    const r = new ClusterStat();
+    const m = new MeanStat();
+    const xs = [3, -1, 4, 1, -5, 9, 2, -6];
+    for (const x of xs) {
+      r.add(x * 4, 4);
+      m.add(x);
+    }
+    expect(r.mean).toBeCloseTo(m.mean, 12);
+    expect(r.se).toBeCloseTo(m.se, 12);
+  });
+
+  it('with a floor, is never of zero width when one or two deals carry every unit', () => {
+    // A bot whose wins all came in two deals, each win worth 2 tai: the delta-method se is 0.
+    const c = new ClusterStat();
+    c.add(6, 3);
+    for (let i = 0; i < 50; i++) c.add(0, 0);
+    c.add(4, 2);
+    expect(c.se).toBe(0);
+    const e = c.ratio(1.5); // pooled sd of tai per win: 1.5
+    // se = 1.5 / √2 (two deals with wins), df = 1: ± 12.706 · 1.0607.
+    expect(e.se).toBeCloseTo(1.5 / Math.SQRT2, 12);
+    expect(e.df).toBe(1);
+    expect(e.hi - e.lo).toBeCloseTo(2 * t975(1) * (1.5 / Math.SQRT2), 9);
+    // One deal only: still an interval (df 1), not a point.
+    const one = new ClusterStat();
+    one.add(5, 2);
+    expect(one.ratio(1).hi).toBeGreaterThan(one.ratio(1).lo);
+    expect(new ClusterStat().ratio(1).mean).toBeNaN();
+  });
+});
+
+describe('wilson-deff', () => {
+  it('matches the formula computed by hand', () => {
+    // Clusters (events, units): (2,10) (0,10) (5,10) (1,10) (3,10) (0,10): p = 11/60; clustered se 0.079232;
+    // deff = se²·60 / (p(1−p)) = 2.51577; n_eff = 23.8496; df = min(6, 4 with events) − 1 = 3;
+    // Wilson with q = t(0.975, 3) = 3.182446 at n_eff → [0.046340, 0.509109].
+    const c = new ClusterStat();
+    for (const [y, n] of [[2, 10], [0, 10], [5, 10], [1, 10], [3, 10], [0, 10]] as const) c.add(y, n);
+    const e = c.proportion();
+    expect(e.estimator).toBe('wilson-deff');
+    expect(e.mean).toBeCloseTo(11 / 60, 12);
+    expect(e.df).toBe(3);
+    expect(e.lo).toBeCloseTo(0.04634048672191218, 9);
+    expect(e.hi).toBeCloseTo(0.509109149646727, 9);
+    expect(e.se).toBeCloseTo(0.07923242882669809, 9); // √(p(1−p)/n_eff) is the clustered se
+    expect(c.proportion(1000).hi).toBeCloseTo(509.109149646727, 6);
+  });
+
+  it('with no event at all counts each deal once, and is never of zero width', () => {
+    // 5 deals of 10 units, no event: deff = 10, n_eff = 5, df = 4, q = 2.776445 → [0, 0.606567].
+    const c = new ClusterStat();
+    for (let i = 0; i < 5; i++) c.add(0, 10);
+    const e = c.proportion();
+    expect(e.mean).toBe(0);
+    expect(e.lo).toBe(0);
+    expect(e.hi).toBeCloseTo(0.6065671008171246, 9);
+    // The issue's "0.0 [0.0, 0.0]": never again.
+    for (const [k, n] of [[0, 100], [100, 100]] as const) {
+      const d = new ClusterStat();
+      for (let i = 0; i < 10; i++) d.add(k / 10, n / 10);
+      const x = d.proportion();
+      expect(x.hi - x.lo).toBeGreaterThan(0);
+    }
+  });
+
+  it('believes a design effect below 1 only from enough deals', () => {
+    // Every deal has exactly 3 events in 10 units: the clustered variance is 0 (deff 0 → floored).
+    const few = new ClusterStat();
+    for (let i = 0; i < 10; i++) few.add(3, 10);
+    expect(few.proportion().se).toBeCloseTo(Math.sqrt((0.3 * 0.7) / 100), 12); // deff 1
+    const many = new ClusterStat();
+    for (let i = 0; i < DEFF_TRUSTED_DF + 11; i++) many.add(3, 10);
+    expect(many.proportion().se).toBeCloseTo(Math.sqrt((0.3 * 0.7) / ((DEFF_TRUSTED_DF + 11) * 10 / 0.1)), 12); // deff 0.1
+  });
+
+  it('plain Wilson is the known value', () => {
+    // 30/100 → [0.2189, 0.3958] (Wilson, 95%).
+    const v = wilson(30, 100);
+    expect(v.lo).toBeCloseTo(0.2189, 3);
+    expect(v.hi).toBeCloseTo(0.3958, 3);
+    expect(wilsonAt(0.3, 100, Infinity).hi).toBeCloseTo(v.hi, 12);
+  });
+});
+
+describe('against a deal-level bootstrap on a fixed data set', () => {
+  // 300 deals of 12 units; each deal has its own rate (a luck effect shared by its units) and
+  // its own mean value per unit: what clustering by deal is for.
+  const rng = stream('stats-bootstrap');
+  const deals: { y: number; n: number; events: number; diff: number }[] = [];
+  for (let d = 0; d < 300; d++) {
+    const rate = 0.05 + 0.3 * rng() ** 2;
+    const shift = 2 * (rng() - 0.5);
+    let y = 0;
+    let events = 0;
+    const n = 8 + Math.floor(rng() * 9);
+    for (let u = 0; u < n; u++) {
+      const ev = rng() < rate ? 1 : 0;
+      events += ev;
+      y += shift + (ev ? 4 : -1) + (rng() - 0.5);
+    }
+    deals.push({ y, n, events, diff: shift + rng() - 0.5 });
+  }
+  const boot = <T>(stat: (s: readonly T[]) => number, data: readonly T[]) => clusterBootstrap(data, stat, 2000, stream('stats-bootstrap-resample'));
+
+  it('the ratio’s se and interval', () => {
+    const c = new ClusterStat();
+    for (const d of deals) c.add(d.y, d.n);
+    const b = boot((s: readonly (typeof deals)[number][]) => s.reduce((a, d) => a + d.y, 0) / s.reduce((a, d) => a + d.n, 0), deals);
+    expect(c.se / b.se).toBeGreaterThan(0.9);
+    expect(c.se / b.se).toBeLessThan(1.1);
+    const e = c.ratio();
+    expect(Math.abs(e.lo - b.lo)).toBeLessThan(0.25 * (e.hi - e.lo));
+    expect(Math.abs(e.hi - b.hi)).toBeLessThan(0.25 * (e.hi - e.lo));
+  });
+
+  it('the proportion’s se and interval', () => {
+    const c = new ClusterStat();
+    for (const d of deals) c.add(d.events, d.n);
+    const b = boot((s: readonly (typeof deals)[number][]) => s.reduce((a, d) => a + d.events, 0) / s.reduce((a, d) => a + d.n, 0), deals);
+    const e = c.proportion();
+    expect(e.se / b.se).toBeGreaterThan(0.9);
+    expect(e.se / b.se).toBeLessThan(1.1);
+    expect(Math.abs(e.lo - b.lo)).toBeLessThan(0.25 * (e.hi - e.lo));
+    expect(Math.abs(e.hi - b.hi)).toBeLessThan(0.25 * (e.hi - e.lo));
+  });
+
+  it('the paired mean’s se and interval', () => {
+    const m = new MeanStat();
+    for (const d of deals) m.add(d.diff);
+    const b = boot((s: readonly (typeof deals)[number][]) => s.reduce((a, d) => a + d.diff, 0) / s.length, deals);
+    const e = m.estimate();
+    expect(e.estimator).toBe('paired-deal-t');
+    expect(e.se / b.se).toBeGreaterThan(0.9);
+    expect(e.se / b.se).toBeLessThan(1.1);
+    expect(Math.abs(e.lo - b.lo)).toBeLessThan(0.25 * (e.hi - e.lo));
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * The summary of a run (src/harness/analysis/summary.ts) on real runs: seat-hands counted honestly
+ * (no replays), rotate with three or more bots says its paired tests need duplicate, pattern
+ * rates clustered by deal (their standard errors match a deal-level bootstrap; the old
+ * unclustered Wilson's do not), raw and luck-adjusted estimates side by side, Holm, the
+ * narrowing's interval, and summary.json against its schema (docs/summary/).
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ArrowTableWriter } from '../../../src/harness/io/arrow.js';
+import { BatchBuilder } from '../../../src/harness/io/columns.js';
+import { validateExperiment } from '../../../src/harness/experiment/experiment.js';
+import { formatSummary } from '../../../src/harness/analysis/format.js';
+import { readBatches, readMetadata } from '../../../src/harness/io/read.js';
+import { HAND_COLUMNS, WIN_COLUMNS } from '../../../src/harness/results/records.js';
+import { runExperiment } from '../../../src/harness/run/run.js';
+import { clusterBootstrap, wilson } from '../../../src/harness/analysis/stats.js';
+import { ROTATE_WARNING, summarize, SUMMARY_FORMAT, type Summary } from '../../../src/harness/analysis/summary.js';
+import { aleaNext, botStates } from '../../../src/core/rng.js';
+import { validate } from '../../support/jsonschema.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const SCHEMA = JSON.parse(readFileSync(join(ROOT, 'docs/summary/tw16-summary-2.schema.json'), 'utf8')) as Record<string, unknown>;
+const base = mkdtempSync(join(tmpdir(), 'tw16-summary-'));
+
+async function run(name: string, spec: Record<string, unknown>): Promise<{ dir: string; s: Summary }> {
+  const e = validateExperiment({ name, seed: `${name}-1`, rules: 'p0', ...spec }, `${name}.json`, ROOT);
+  const dir = join(base, name);
+  await runExperiment({ experiment: e, outDir: dir, workers: 0 });
+  return { dir, s: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary };
+}
+
+function stream(seed: string): () => number {
+  const st = new Float64Array(16);
+  botStates(seed, 7, st);
+  return () => aleaNext(st, 0);
+}
+
+let two: { dir: string; s: Summary };
+let three: { dir: string; s: Summary };
+let four: { dir: string; s: Summary };
+beforeAll(async () => {
+  two = await run('two-rotate', { hands: 80, bots: ['greedy', 'defensive'], seating: 'rotate' });
+  three = await run('three-rotate', { hands: 30, bots: ['greedy', 'defensive', 'random'], seating: 'rotate' });
+  four = await run('four-duplicate', { hands: 40, bots: ['greedy', 'defensive', 'value', 'random'], seating: 'duplicate' });
+}, 300_000);
+
+describe('summary', () => {
+  it('two-bot rotate plays each deal twice (A B A B, B A B A) and counts each seat-hand once', () => {
+    const arm = two.s.arms[0]!;
+    expect(arm.hands).toBe(160);
+    expect(arm.replays).toBe(0);
+    for (const b of arm.bots) expect(b.hands).toBe(320); // two seats a hand
+    expect(arm.paired).toHaveLength(1);
+    expect(arm.warnings).toEqual([]);
+    expect(arm.paired[0]!.pHolm).toBeCloseTo(arm.paired[0]!.pValue, 12); // a family of one
+  });
+
+  it('rotate with three or more bots says, in summary.json and the table, that paired tests need duplicate', () => {
+    expect(three.s.arms[0]!.warnings).toEqual([ROTATE_WARNING]);
+    expect(formatSummary(three.s)).toContain(`Warning: ${ROTATE_WARNING}.`);
+    expect(four.s.arms[0]!.warnings).toEqual([]);
+  });
+
+  it('reports raw and luck-adjusted estimates side by side, with Holm over the pairs', () => {
+    const s = four.s;
+    expect(s.format).toBe(SUMMARY_FORMAT);
+    expect(s.luck).toBe(true);
+    const arm = s.arms[0]!;
+    expect(arm.paired).toHaveLength(6);
+    for (const b of arm.bots) {
+      expect(b.pointsPerHandAdjusted!.estimator).toBe('cluster-ratio-t');
+      expect(b.pointsPerHand.df).toBe(39);
+    }
+    const sorted = [...arm.paired].sort((x, y) => x.pValue - y.pValue);
+    expect(sorted[0]!.pHolm).toBeCloseTo(Math.min(1, 6 * sorted[0]!.pValue), 12);
+    for (const p of arm.paired) {
+      expect(p.pHolm).toBeGreaterThanOrEqual(p.pValue);
+      expect(p.diffAdjusted!.df).toBe(p.deals - 1);
+      expect(p.narrowing.estimator).toBe('sd-ratio-log-t');
+      expect(p.narrowing.lo).toBeLessThan(p.narrowing.mean);
+      expect(p.narrowing.hi).toBeGreaterThan(p.narrowing.mean);
+    }
+    const text = formatSummary(s);
+    expect(text).toMatch(/luck-adjusted \[95% CI\]/);
+    expect(text).toMatch(/p Holm/);
+    expect(text).toMatch(/drawn [\d.]+ \[[\d.]+, [\d.]+\]% \(the table's, not a bot's\)/);
+    expect(text).not.toMatch(/(^|\s)draw %/m); // one draw rate for the table, none per bot
+  });
+
+  it("a run with luck off has no adjusted estimates, and its luck columns are 0", async () => {
+    const off = await run('luck-off', { hands: 10, bots: ['greedy', 'random'], seating: 'rotate', luck: false });
+    expect(off.s.luck).toBe(false);
+    expect(off.s.arms[0]!.bots[0]!.pointsPerHandAdjusted).toBeNull();
+    expect(off.s.arms[0]!.paired[0]!.diffAdjusted).toBeNull();
+    for await (const rb of readBatches(join(off.dir, 'hands.arrow'))) expect([...(rb.getChild('luck_0')!.toArray() as Float32Array)].every((x) => x === 0)).toBe(true);
+    expect(formatSummary(off.s)).not.toMatch(/luck-adjusted/);
+  });
+
+  it('pattern rates are clustered by deal: their se matches a deal-level bootstrap, the unclustered Wilson’s does not', async () => {
+    // Per deal: wins and the wins holding the most frequent pattern.
+    const arm = four.s.arms[0]!;
+    const top = [...arm.patterns].sort((a, b) => b.wins - a.wins)[0]!;
+    const perDeal = new Map<number, { wins: number; k: number }>();
+    for await (const rb of readBatches(join(four.dir, 'wins.arrow'))) {
+      const deal = rb.getChild('deal')!.toArray() as Uint32Array;
+      const col = rb.getChild(top.pattern)!.toArray() as Uint8Array;
+      for (let i = 0; i < rb.numRows; i++) {
+        const d = perDeal.get(deal[i]!) ?? { wins: 0, k: 0 };
+        d.wins++;
+        d.k += col[i]! > 0 ? 1 : 0;
+        perDeal.set(deal[i]!, d);
+      }
+    }
+    const deals = [...perDeal.values()];
+    const boot = clusterBootstrap(deals, (s) => (1000 * s.reduce((a, d) => a + d.k, 0)) / s.reduce((a, d) => a + d.wins, 0), 2000, stream('summary-boot'));
+    const wins = deals.reduce((a, d) => a + d.wins, 0);
+    expect(top.per1000Wins.se / boot.se).toBeGreaterThan(0.8);
+    expect(top.per1000Wins.se / boot.se).toBeLessThan(1.25);
+    expect(wilson(top.wins, wins, 1000).se / boot.se).toBeLessThan(0.8); // what the old estimator reported
+  });
+
+  it('points per seat-hand and the paired difference match a deal-level bootstrap', async () => {
+    const perDeal = new Map<number, { gy: number; gn: number; dy: number; dn: number }>();
+    for await (const rb of readBatches(join(four.dir, 'hands.arrow'))) {
+      const deal = rb.getChild('deal')!.toArray() as Uint32Array;
+      for (let i = 0; i < rb.numRows; i++) {
+        const row = rb.get(i)!.toJSON() as Record<string, number | string>;
+        const d = perDeal.get(deal[i]!) ?? { gy: 0, gn: 0, dy: 0, dn: 0 };
+        for (let s = 0; s < 4; s++) {
+          if (row[`bot_${s}`] === 'greedy') {
+            d.gy += row[`delta_${s}`] as number;
+            d.gn++;
+          } else if (row[`bot_${s}`] === 'defensive') {
+            d.dy += row[`delta_${s}`] as number;
+            d.dn++;
+          }
+        }
+        perDeal.set(deal[i]!, d);
+      }
+    }
+    const deals = [...perDeal.values()];
+    const arm = four.s.arms[0]!;
+    const g = arm.bots.find((b) => b.bot === 'greedy')!;
+    const b1 = clusterBootstrap(deals, (s) => s.reduce((a, d) => a + d.gy, 0) / s.reduce((a, d) => a + d.gn, 0), 2000, stream('summary-boot-1'));
+    expect(g.pointsPerHand.se / b1.se).toBeGreaterThan(0.85);
+    expect(g.pointsPerHand.se / b1.se).toBeLessThan(1.2);
+    const pair = arm.paired.find((p) => p.a === 'defensive' && p.b === 'greedy')!;
+    const b2 = clusterBootstrap(deals, (s) => s.reduce((a, d) => a + d.dy / d.dn - d.gy / d.gn, 0) / s.length, 2000, stream('summary-boot-2'));
+    expect(pair.diff.se / b2.se).toBeGreaterThan(0.85);
+    expect(pair.diff.se / b2.se).toBeLessThan(1.2);
+  });
+
+  it('rows that replay a seating already played on their deal count once', async () => {
+    // The two-bot rotate run written again with every hand and win row twice (a replayed seating).
+    const dir = mkdtempSync(join(tmpdir(), 'tw16-replays-'));
+    for (const [file, specs] of [['hands.arrow', HAND_COLUMNS], ['wins.arrow', WIN_COLUMNS]] as const) {
+      const meta = await readMetadata(join(two.dir, file));
+      const out = new ArrowTableWriter(join(dir, file), specs, meta);
+      for await (const rb of readBatches(join(two.dir, file))) {
+        const b = new BatchBuilder(specs, rb.numRows * 2);
+        for (let i = 0; i < rb.numRows; i++) {
+          const row = rb.get(i)!.toJSON() as Record<string, number | string | boolean>;
+          for (const copy of [0, 1]) {
+            const r = b.addRow();
+            specs.forEach((c, j) => b.set(r, j, c.name === 'seating' ? (row.seating as number) + 2 * copy : (row[c.name] as number | string | boolean)));
+          }
+        }
+        out.append(b.build());
+      }
+      out.commit();
+    }
+    const s = await summarize(join(dir, 'hands.arrow'), join(dir, 'wins.arrow'));
+    const arm = s.arms[0]!;
+    expect(arm.replays).toBe(two.s.arms[0]!.hands);
+    expect(arm.hands).toBe(two.s.arms[0]!.hands);
+    expect(arm.bots).toEqual(two.s.arms[0]!.bots);
+    expect(arm.patterns).toEqual(two.s.arms[0]!.patterns);
+    expect(s.wins).toBe(two.s.wins);
+    expect(formatSummary(s)).toMatch(/rows replayed a seating already played on their deal and count once/);
+  });
+});
+
+describe('summary.json schema (docs/summary/tw16-summary-2.schema.json)', () => {
+  it('every summary of these runs is valid', () => {
+    for (const r of [two, three, four]) expect(validate(SCHEMA, SCHEMA, r.s)).toEqual([]);
+  });
+
+  it('names what is wrong in a summary that is not one', () => {
+    const s = JSON.parse(JSON.stringify(four.s)) as Record<string, any>;
+    delete s.arms[0].bots[0].pointsPerHand.estimator;
+    s.arms[0].bots[1].winRate.estimator = 'guess';
+    s.format = 'tw16-summary-1';
+    s.arms[0].paired[0].narrowing = 1.4; // the old number
+    const errs = validate(SCHEMA, SCHEMA, s);
+    expect(errs.join('\n')).toMatch(/\$\.format: expected "tw16-summary-2"/);
+    expect(errs.join('\n')).toMatch(/bots\[0\]\.pointsPerHand.*estimator/);
+    expect(errs.join('\n')).toMatch(/bots\[1\]\.winRate\.estimator: "guess" is not one of/);
+    expect(errs.join('\n')).toMatch(/paired\[0\]\.narrowing: expected object/);
+  });
+});
