@@ -127,7 +127,7 @@ function runOne(argv: ArgumentsCamelCase<ScoreArgs>): void {
     const hand = parseHand(argv.hand!);
     c = buildCase('hand', profile, hand, {
       win: argv.win,
-      // A heavenly hand is scored as a self-draw on the dealer's 17th tile (RULES.md "Heavenly hand").
+      // A heavenly hand is scored as a self-draw on the dealer's 17th tile (docs/rules.md#heavenly-hand).
       selfDraw: argv.selfDraw || argv.heavenly,
       seat: argv.seat,
       round: argv.round,

@@ -1,5 +1,5 @@
 /**
- * Deal and draws (RULES.md "A hand, turn by turn"): the deal of 16 tiles each and the
+ * Deal and draws (docs/rules.md#deal, docs/rules.md#flowers): the deal of 16 tiles each and the
  * dealer's 17th, flowers shown and replaced from the back seat by seat from the dealer,
  * every draw from the front or (kong and flower replacements) from the back, the drawn
  * hand at the reserve, and the instant flower wins of `full`.

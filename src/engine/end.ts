@@ -1,6 +1,6 @@
 /**
  * The end of a hand and settlement: a drawn hand, wins (scored on their facts by
- * `scoreHand`), instant flower wins, false wins, and the payments of RULES.md "Settlement".
+ * `scoreHand`), instant flower wins, false wins, and the payments of docs/rules.md#settlement.
  */
 import { FLOWER_BASE, KINDS, type Tile } from '../core/tiles.js';
 import type { Meld, PatternId, WinFacts } from '../rules/types.js';
@@ -15,7 +15,7 @@ export function endDrawn(tb: Table): void {
 
 /**
  * End the hand with legal winners, each scored and paid as usual; then each false declarer
- * of the same window (`full`) pays its penalty (RULES.md "False win").
+ * of the same window (`full`) pays its penalty (docs/rules.md#false-win).
  */
 export function endWin(tb: Table, winners: number[], selfDraw: boolean, discarder: number, tile: Tile, robKong: boolean, falseWins: number[] | null): void {
   const list: Winner[] = [];
@@ -55,7 +55,7 @@ export function addFalseWinPenalties(tb: Table, deltas: [number, number, number,
   }
 }
 
-/** The four seats' deltas of one settlement (RULES.md "Settlement"), by seat index. */
+/** The four seats' deltas of one settlement (docs/rules.md#settlement), by seat index. */
 export function settleWinners(
   tb: Table,
   list: readonly { readonly seat: number; readonly tai: number; readonly ready: boolean }[],

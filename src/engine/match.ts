@@ -1,11 +1,11 @@
 /**
- * playMatch: a whole match (shared/RULES.md "The match"). The dealer keeps the deal on a
+ * playMatch: a whole match (docs/rules.md#match). The dealer keeps the deal on a
  * win (also as one of several winners) and, where the profile says so, on a drawn hand;
  * a kept deal adds 1 to the streak, a passed deal resets it. When the deal has gone
  * round all four seats the round wind moves on; a match is `profile.windRounds` rounds.
  * Hand keys come from (match index, hand number) only, so any hand replays alone.
  * A match in which nobody wins for MATCH_DRY_LIMIT hands in a row ends early, marked as cut
- * short (RULES.md "The match"); so does one that reaches MATCH_HAND_LIMIT hands, so no hand
+ * short (docs/rules.md#match-dry-limit); so does one that reaches MATCH_HAND_LIMIT hands, so no hand
  * number or streak can overflow.
  */
 import type { Profile } from '../rules/profiles.js';
@@ -16,7 +16,7 @@ import type { BotFactory, HandResult, Step } from './types.js';
 
 /** Hands a match may hold at most (dealer repeats included); hand keys are `match × this + hand`. */
 export const MATCH_HAND_LIMIT = 65536;
-/** Hands in a row with no win after which a match ends early, cut short (RULES.md "The match"). */
+/** Hands in a row with no win after which a match ends early, cut short (docs/rules.md#match-dry-limit). */
 export const MATCH_DRY_LIMIT = 64;
 
 /** The hand key of hand number `hand` (0-based) of match `match`. */

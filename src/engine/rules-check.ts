@@ -1,11 +1,11 @@
 /**
  * The rules checker, a second referee written apart from the table: it follows one hand's
  * steps with its own model of the hand, built only from the wall and the actions it sees,
- * and throws RuleViolation at the first step that disagrees with shared/RULES.md.
+ * and throws RuleViolation at the first step that disagrees with the rules (docs/rules.md#hand).
  *
  * It shares nothing with the table, its analysis tables or settle(): win checks and waits
  * use the exact slow oracle (src/hand/oracle.ts), tai come from scoreHand, payments are
- * recomputed here from RULES.md "Settlement".
+ * recomputed here from docs/rules.md#settlement.
  *
  * The hand is written as one generator that plays it out in straight-line code and
  * `yield`s whenever it needs the next recorded step, so the order of draws, flowers,
@@ -25,7 +25,7 @@ export interface RulesCheckSetup extends TableSetup {
   readonly perTai: number;
 }
 
-/** A step that disagrees with RULES.md. `step` is the step's index in the hand (the deal is 0). */
+/** A step that disagrees with the rules (docs/rules.md#hand). `step` is the step's index in the hand (the deal is 0). */
 export class RuleViolation extends InvariantError {
   constructor(
     readonly handKey: number,
@@ -40,8 +40,8 @@ export class RuleViolation extends InvariantError {
 
 /**
  * A checker for one hand: call it with every step of the hand, in order. It throws
- * RuleViolation at the first step that is not what RULES.md makes of the wall and the
- * decisions seen so far (and at any step after the end).
+ * RuleViolation at the first step that is not what the rules (docs/rules.md#hand) make of
+ * the wall and the decisions seen so far (and at any step after the end).
  */
 export function makeRulesChecker(setup: RulesCheckSetup): (step: Step) => void {
   const ref = new Referee(setup);
@@ -160,7 +160,7 @@ class Referee {
     throw this.violation(what);
   }
 
-  /** Tiles that can still be drawn before the hand is drawn (RULES.md: down to the reserve). */
+  /** Tiles that can still be drawn before the hand is drawn (docs/rules.md#drawn-hand: down to the reserve). */
   private drawable(): number {
     return this.end - this.front - this.reserve;
   }
@@ -182,7 +182,7 @@ class Referee {
   }
 
   /**
-   * The deal (RULES.md "A hand, turn by turn"): 16 to each seat from the dealer, the dealer's
+   * The deal (docs/rules.md#deal): 16 to each seat from the dealer, the dealer's
    * 17th; flowers shown as dealt, then replaced from the back seat by seat from the dealer,
    * in rounds until none are left; instant flower wins checked after each seat's replacements.
    */
@@ -264,7 +264,7 @@ class Referee {
     if (!c.afterClaim && complete(p.hand, m)) {
       const flags = this.selfDrawFlags(c);
       if (this.rules.minTai <= 0 || scoreHand(this.facts(s, c.drawn, flags), this.rules).tai >= this.rules.minTai) {
-        // casual: the win is taken at once, nobody is asked (RULES.md "casual").
+        // casual: the win is taken at once, nobody is asked (docs/rules.md#auto-self-draw-win).
         if (this.rules.autoSelfDrawWin) return yield* this.endWins([s], c.drawn, flags, -1, []);
         legal.push(action(A.WIN, c.drawn));
       }
@@ -323,7 +323,7 @@ class Referee {
   }
 
   /**
-   * READY(t) discards (RULES.md "Ready declaration"): each held t such that the hand less t
+   * READY(t) discards (docs/rules.md#ready): each held t such that the hand less t
    * has a wait. Only a 17-state that lacks at most one tile (oracleMissing ≤ 1) can have one;
    * the oracle is skipped while a lower bound on what it lacks is 2 or more.
    */
@@ -349,7 +349,7 @@ class Referee {
   }
 
   /**
-   * Does the 16-state `c` (seat p's melds) have a wait (RULES.md "Waits")? Only kinds next to
+   * Does the 16-state `c` (seat p's melds) have a wait (docs/rules.md#waits)? Only kinds next to
    * a held tile can complete it: the added tile sits in a pair, pung or chow with another.
    */
   private hasWait(p: SeatModel, c: Uint8Array): boolean {
@@ -364,7 +364,7 @@ class Referee {
     return false;
   }
 
-  /** RULES.md "Waits" of a 16-state `c` with `melds` sets down, as a comparable string; `copies(w)`: copies of w in the seat's melds. */
+  /** The waits (docs/rules.md#waits) of a 16-state `c` with `melds` sets down, as a comparable string; `copies(w)`: copies of w in the seat's melds. */
   private waits(c: Uint8Array, melds: number, copies: (w: Tile) => number): string {
     return oracleWaits(c, melds)
       .filter((w) => c[w]! + copies(w) < 4)
@@ -372,7 +372,7 @@ class Referee {
   }
 
   /**
-   * A ready seat's kong (RULES.md "Choices where the seeds are silent"): with the tile just
+   * A ready seat's kong (docs/rules.md#ready-kong): with the tile just
    * drawn only, concealed or added to its own pung, and only if the waits after the kong are
    * the same as before the draw. Returns the action or −1.
    */
@@ -585,7 +585,7 @@ class Referee {
   }
 
   /**
-   * RULES.md "Settlement": each payer pays base + perTai × (tai + ready + dealer) to each
+   * docs/rules.md#settlement: each payer pays base + perTai × (tai + ready + dealer) to each
    * winner it owes (`payer` alone, or the three others when −1); each false declarer pays
    * base + perTai × (penalty + dealer) to every other seat. `point` payout: +1 per winner.
    */
@@ -707,7 +707,7 @@ function compareWinner(seen: Winner, want: Winner, fail: (what: string) => never
   if (!f) fail('no facts');
   const counts = (c: ArrayLike<number>) => Array.from({ length: KINDS }, (_, t) => c[t] ?? 0).join('');
   if (counts(f.concealed) !== counts(g.concealed) || (f.concealed.length ?? 0) !== KINDS) fail(`facts.concealed ${countsText(f.concealed)}, expected ${countsText(g.concealed)}`);
-  // Melds, concealed kongs and flowers are compared as multisets (RULES.md gives them no order).
+  // Melds, concealed kongs and flowers are compared as multisets (docs/rules.md#win-facts gives them no order).
   const melds = (ms: readonly Meld[]) => ms.map((x) => `${x.kind} ${tileName(x.tile)}`).sort().join(', ');
   if (melds(f.melds) !== melds(g.melds)) fail(`facts.melds [${melds(f.melds)}], expected [${melds(g.melds)}]`);
   const list = (ts: readonly Tile[]) => ts.map(tileName).sort().join(' ');

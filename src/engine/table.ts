@@ -352,9 +352,9 @@ export class Table {
    * action of a seat that is not pending, or not in its legal set, throws IllegalActionError
    * naming the seat, the action and the legal set — except a well-formed win declared when
    * it is not one in a profile with a false-win penalty (`full`): in a turn the hand ends as
-   * a false win; in a window it is the seat's answer and the window still resolves (RULES.md
-   * "False win"). A malformed action (not an action number, a tile out of range) is always
-   * illegal. Returns the table.
+   * a false win; in a window it is the seat's answer and the window still resolves
+   * (docs/rules.md#false-win). A malformed action (not an action number, a tile out of
+   * range) is always illegal. Returns the table.
    */
   apply(seat: number, a: unknown): this {
     if (this.isLegal(seat, a)) return this.step(seat, a as Action);

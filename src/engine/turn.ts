@@ -56,7 +56,7 @@ export function setupTurn(tb: Table): void {
 
 /** The winning tile if the seat's 17-state hand is a legal self-drawn win now, else −1. */
 export function selfDrawWinTile(tb: Table, s: number): number {
-  // The heavenly hand's winning tile is the dealer's 17th tile as dealt (RULES.md "Heavenly hand").
+  // The heavenly hand's winning tile is the dealer's 17th tile as dealt (docs/rules.md#heavenly-hand).
   const t = tb.heavenly ? tb.dealerLast : tb.drawn;
   if (t < 0) return -1;
   if (shanten16(tb, s, t) > 0 || !tb.hands[s]!.isWinning()) return -1;
@@ -66,8 +66,8 @@ export function selfDrawWinTile(tb: Table, s: number): number {
 
 /**
  * A seat that declared ready may declare a kong only with the tile it just drew (concealed,
- * or added to its own pung) and only when its waits stay exactly the same (RULES.md
- * "Choices where the seeds are silent"). Rare, so it compares the waits plainly.
+ * or added to its own pung) and only when its waits stay exactly the same
+ * (docs/rules.md#ready-kong). Rare, so it compares the waits plainly.
  */
 export function addReadyKong(tb: Table, s: number, n: number): number {
   const t = tb.drawn;
@@ -86,7 +86,7 @@ export function addReadyKong(tb: Table, s: number, n: number): number {
 }
 
 /**
- * The waits (RULES.md "Waits") of concealed counts `c` with `melds` sets laid down by seat s,
+ * The waits (docs/rules.md#waits) of concealed counts `c` with `melds` sets laid down by seat s,
  * as a comparable string; `konged` is a kind whose four copies are now all in melds (−1: none).
  */
 export function waitList(tb: Table, s: number, c: Uint8Array, melds: number, konged: number): string {
@@ -108,7 +108,7 @@ export function addReadyDiscards(tb: Table, s: number, n: number): number {
 }
 
 /**
- * Waits (RULES.md "Waits") of the seat's hand less tile `minus`: the kinds that complete
+ * Waits (docs/rules.md#waits) of the seat's hand less tile `minus`: the kinds that complete
  * it, leaving out kinds the seat holds all four of in hand and melds together.
  */
 export function realWaits(tb: Table, s: number, minus: number): number {

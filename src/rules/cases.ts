@@ -1,6 +1,6 @@
 /**
- * Scoring cases: the case format of shared/conformance/p0-seed-examples.json (RULES.md
- * "Conformance data"), plus the optional settlement fields `discarder`, `streak`, `ready`,
+ * Scoring cases: the case format of shared/conformance/p0-seed-examples.json
+ * (docs/rules.md#conformance), plus the optional settlement fields `discarder`, `streak`, `ready`,
  * `base`, `perTai`. Used by `tw16 score` and the tests.
  */
 import { isAbsolute, resolve } from 'node:path';

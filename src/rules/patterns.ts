@@ -1,5 +1,5 @@
 /**
- * One small named function per scoring pattern of RULES.md, over the facts of one reading
+ * One small named function per scoring pattern of docs/rules.md#patterns, over the facts of one reading
  * (a split into sets and a pair, with the winning tile placed in one of them).
  *
  * A pattern function returns how many times the pattern is present (0 = absent; only
@@ -15,7 +15,7 @@ export interface HandFacts {
   readonly input: WinFacts;
   /** Number of claimed sets (chows, pungs, exposed kongs). */
   readonly claimed: number;
-  /** Waits of the 16-tile hand (RULES.md "Waits"). */
+  /** Waits of the 16-tile hand (docs/rules.md#waits). */
   readonly waits: number;
   /** How many of the suits m, p, s appear anywhere in the hand (melds included). */
   readonly suits: number;
@@ -41,7 +41,7 @@ export interface ReadingFacts {
   readonly allChows: boolean;
   /** Every set is a pung or kong. */
   readonly allPungs: boolean;
-  /** Concealed pungs (RULES.md "Concealed pung"): hand pungs not completed by a winning discard, plus concealed kongs. */
+  /** Concealed pungs (docs/rules.md#concealed-pung): hand pungs not completed by a winning discard, plus concealed kongs. */
   readonly concealedPungs: number;
   /** The winning tile's place in this reading. */
   readonly placement: Placement;

@@ -1,5 +1,5 @@
 /**
- * Rule profiles: the five rule systems of shared/RULES.md as typed, frozen data.
+ * Rule profiles: the five rule systems of docs/rules.md#profiles as typed, frozen data.
  *
  * Every option has a default, a comment saying what it means and the seed it comes from
  * (shared/seeds/000_… p0, 001_… casual/table, 002_… full, 004_… flowers). A user's house
@@ -37,8 +37,8 @@ export interface Profile {
   /** Tai of each pattern; 0 = not scored in this profile. */
   readonly tai: Readonly<Record<PatternId, number>>;
   /**
-   * "A replaces B": when A is scored (tai > 0 and present), B is not. RULES.md's
-   * "replaces …" notes (000, 001, 002, 004).
+   * "A replaces B": when A is scored (tai > 0 and present), B is not
+   * (docs/rules.md#replacements; seeds 000, 001, 002, 004).
    */
   readonly replaces: Readonly<Partial<Record<PatternId, readonly PatternId[]>>>;
   /** The 平胡 variant (see AllSequencesRule). */

@@ -144,7 +144,7 @@ function suitBit(t: Tile): number {
 }
 
 /**
- * The waits of a 16-tile hand (RULES.md "Waits"): the kinds that complete `hand`, leaving out
+ * The waits of a 16-tile hand (docs/rules.md#waits): the kinds that complete `hand`, leaving out
  * a kind the player holds all four of in hand and melds together (`held`, 34 counts).
  */
 export function handWaits(hand: HandState, held: ArrayLike<number>): Tile[] {
@@ -241,7 +241,7 @@ function forEachPlacement(hand: HandFacts, r: Reading, each: (f: ReadingFacts) =
     pair: r.pair,
     allChows,
     allPungs,
-    // A pung completed by the winning discard is exposed (RULES.md "Concealed pung").
+    // A pung completed by the winning discard is exposed (docs/rules.md#concealed-pung).
     concealedPungs: pungsInHand - (placement === 'pung' && !selfDraw ? 1 : 0),
     placement,
     chowTile,

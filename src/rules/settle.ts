@@ -1,5 +1,5 @@
 /**
- * Settlement (RULES.md "Settlement"): who pays whom for one hand.
+ * Settlement (docs/rules.md#settlement): who pays whom for one hand.
  *
  * Each payer pays `base + perTai × (tai + dealer)` to each winner it owes, where `dealer`
  * is `1 + 2 × streak` on the payments the profile's `dealerTai` rule covers (to or from the

@@ -1,6 +1,6 @@
 /**
- * The vocabulary of scoring: winds, pattern ids (exactly shared/RULES.md's, in its table
- * order), claimed sets and the facts of one win.
+ * The vocabulary of scoring: winds, pattern ids (exactly those of docs/rules.md#patterns, in
+ * its table order), claimed sets and the facts of one win.
  */
 import type { Tile } from '../core/tiles.js';
 
@@ -10,7 +10,7 @@ export type Wind = 0 | 1 | 2 | 3;
 /** Wind letters by wind index: `WIND_LETTERS[0] === 'E'`. */
 export const WIND_LETTERS = ['E', 'S', 'W', 'N'] as const;
 
-/** Every scoring pattern id of RULES.md, in its table order (Arrow columns use this order). */
+/** Every scoring pattern id of docs/rules.md#patterns, in its table order (Arrow columns use this order). */
 export const PATTERN_IDS = [
   'concealed_hand',
   'self_draw',
@@ -48,10 +48,10 @@ export const PATTERN_IDS = [
   'seven_rob_one',
 ] as const;
 
-/** One scoring pattern id of RULES.md. */
+/** One scoring pattern id of docs/rules.md#patterns. */
 export type PatternId = (typeof PATTERN_IDS)[number];
 
-/** The Chinese name of each pattern (RULES.md's 中文 column, seed 002's names for the dragons). */
+/** The Chinese name of each pattern (the 中文 column of docs/rules.md#patterns; seed 002's names for the dragons). */
 export const PATTERN_NAMES: Readonly<Record<PatternId, string>> = {
   concealed_hand: '門清',
   self_draw: '自摸',

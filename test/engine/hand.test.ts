@@ -1,5 +1,5 @@
 /**
- * Scenario tests for shared/RULES.md "A hand, turn by turn", each on a prepared wall with
+ * Scenario tests for docs/rules.md#hand, each on a prepared wall with
  * scripted bots (seats not involved pass and discard what they draw).
  */
 import { describe, expect, it } from 'vitest';
@@ -312,7 +312,7 @@ describe('flowers and false wins in full', () => {
   });
 });
 
-describe('rules at the edges (RULES.md as of issue 10)', () => {
+describe('rules at the edges (docs/rules.md#edges)', () => {
   const full = getProfile('full');
   const liarOn = (tile: string): Policy => (v) => (v.phase === 'claim' ? action(A.WIN, T(tile)) : undefined);
 

@@ -1,4 +1,4 @@
-/** shared/RULES.md "The match", random simulations with the invariant checker, and determinism. */
+/** docs/rules.md#match, random simulations with the invariant checker, and determinism. */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

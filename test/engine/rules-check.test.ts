@@ -76,7 +76,7 @@ function findStep(want: (s: Step, steps: readonly Step[], i: number) => boolean,
 }
 
 describe('agreement with the engine', () => {
-  // The checker is written to RULES.md, not to the engine. Against the engine before commit
+  // The checker is written to docs/rules.md#hand, not to the engine. Against the engine before commit
   // abb52db it failed here on the items fixed there: ready seats' kongs (p0), casual's
   // automatic self-draw, flowers' dealer tai, the missing `falseWins` field (every profile).
   // Any violation is listed in the failure message with its hand and step.

@@ -1,7 +1,7 @@
 /**
  * For each profile, one named test per pattern it scores: a hand showing the pattern, and
- * the tai RULES.md's table gives it in that profile (the table is retyped here from
- * RULES.md, so the profile data is checked too).
+ * the tai the pattern table (docs/rules.md#patterns) gives it in that profile (the table is
+ * retyped here from the specification, so the profile data is checked too).
  */
 import { describe, expect, it } from 'vitest';
 import { PATTERN_IDS, getProfile, scoreFlowerWin, type PatternId } from '../../src/rules/index.js';
@@ -10,7 +10,7 @@ import { score, type WinSpec } from './helpers.js';
 type P = 'p0' | 'casual' | 'table' | 'full' | 'flowers';
 const PROFILES: P[] = ['p0', 'casual', 'table', 'full', 'flowers'];
 
-/** RULES.md's table: tai per profile in the order p0, casual, table, full, flowers (0 = –). */
+/** The pattern table (docs/rules.md#patterns): tai per profile in the order p0, casual, table, full, flowers (0 = –). */
 const RULES_TABLE: Record<PatternId, [number, number, number, number, number]> = {
   concealed_hand: [1, 0, 0, 1, 1],
   self_draw: [1, 0, 1, 1, 1],
@@ -91,9 +91,9 @@ const EXAMPLES: Record<PatternId, { spec: WinSpec; times?: number } | null> = {
   seven_rob_one: null, // needs another player's flower: scoreFlowerWin
 };
 
-describe('RULES.md table = the profiles’ tai', () => {
+describe('docs/rules.md#patterns table = the profiles’ tai', () => {
   for (const [pi, p] of PROFILES.entries()) {
-    it(`${p}: every pattern's tai as in RULES.md`, () => {
+    it(`${p}: every pattern's tai as in docs/rules.md#patterns`, () => {
       const profile = getProfile(p);
       for (const id of PATTERN_IDS) expect([id, profile.tai[id]]).toEqual([id, RULES_TABLE[id][pi]]);
     });

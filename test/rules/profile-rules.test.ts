@@ -1,7 +1,8 @@
 /**
- * Every rule where a profile differs from p0 (RULES.md's table notes, "all_sequences
- * differs by profile", instant flower wins, minimum, options), each with a hand whose
- * expected patterns were worked out from RULES.md and the seeds.
+ * Every rule where a profile differs from p0 (the notes of docs/rules.md#patterns,
+ * docs/rules.md#pattern-all-sequences, docs/rules.md#instant-flower-wins,
+ * docs/rules.md#min-tai, the options), each with a hand whose expected patterns were worked
+ * out from the rules and the seeds.
  */
 import { describe, expect, it } from 'vitest';
 import { getProfile, scoreFlowerWin, settle } from '../../src/rules/index.js';

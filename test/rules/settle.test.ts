@@ -1,4 +1,4 @@
-/** Settlement per RULES.md "Settlement", with the worked examples of seeds 001 and 002. */
+/** Settlement per docs/rules.md#settlement, with the worked examples of seeds 001 and 002. */
 import { describe, expect, it } from 'vitest';
 import { getProfile, settle, type SettleInput } from '../../src/rules/index.js';
 import { score } from './helpers.js';

@@ -94,7 +94,7 @@ describe('results/README.md', () => {
     const doc = readFileSync(new URL('../../../results/README.md', import.meta.url), 'utf8');
     const patterns = new Set<string>(PATTERN_IDS);
     for (const c of [...HAND_COLUMNS, ...WIN_COLUMNS]) {
-      if (patterns.has(c.name)) continue; // documented as one row: every RULES.md pattern id
+      if (patterns.has(c.name)) continue; // documented as one row: every pattern id of docs/rules.md#patterns
       expect(doc, c.name).toContain(`| \`${c.name}\` |`);
     }
     expect(doc).toContain('`concealed_hand` … `seven_rob_one`');
