@@ -17,29 +17,19 @@ html=${1:?$usage}
 step=${2:?$usage}
 png=${3:-${html%.html}-step$step.png}
 size=${4:-1280x900}
-chromium=${CHROMIUM:-/usr/bin/chromium}
+. "$(dirname "$0")/chromium.sh"
 
 [[ -f $html ]] || { echo "screenshot-hand: $html: no such file" >&2; exit 2; }
 [[ $step =~ ^[1-9][0-9]*$ ]] || { echo "screenshot-hand: STEP must be a whole number from 1, got $step" >&2; exit 2; }
 [[ $size =~ ^[0-9]+x[0-9]+$ ]] || { echo "screenshot-hand: size must be WIDTHxHEIGHT, got $size" >&2; exit 2; }
-[[ -x $chromium ]] || { echo "screenshot-hand: $chromium not found (apt-get install chromium, or set CHROMIUM)" >&2; exit 3; }
+chromium_ready screenshot-hand
 
 url="file://$(cd "$(dirname "$html")" && pwd)/$(basename "$html")#step=$step"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# One profile directory per call: Chromium refuses to share one between two instances.
-run_chromium() {
-  local profile
-  profile=$(mktemp -d "$work/profile.XXXXXX")
-  "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --host-resolver-rules='MAP * ~NOTFOUND' --user-data-dir="$profile" \
-    --enable-logging=stderr --v=0 --hide-scrollbars "$@" "$url"
-}
-
-run_chromium --dump-dom >"$work/dom.html" 2>"$work/dom.log" || { echo "screenshot-hand: chromium --dump-dom failed:" >&2; cat "$work/dom.log" >&2; exit 1; }
-run_chromium --screenshot="$png" --window-size="${size/x/,}" >/dev/null 2>"$work/shot.log" || { echo "screenshot-hand: chromium --screenshot failed:" >&2; cat "$work/shot.log" >&2; exit 1; }
+chromium_run "$url" "$work" --dump-dom >"$work/dom.html" 2>"$work/dom.log" || { echo "screenshot-hand: chromium --dump-dom failed:" >&2; cat "$work/dom.log" >&2; exit 1; }
+chromium_run "$url" "$work" --screenshot="$png" --window-size="${size/x/,}" >/dev/null 2>"$work/shot.log" || { echo "screenshot-hand: chromium --screenshot failed:" >&2; cat "$work/shot.log" >&2; exit 1; }
 [[ -z ${DOM_OUT:-} ]] || cp "$work/dom.html" "$DOM_OUT"
 
 status=0
@@ -47,8 +37,7 @@ if ! grep -q "<output id=\"no\">$step</output>" "$work/dom.html"; then
   echo "screenshot-hand: the rendered page does not show step $step (is the hand that long?)" >&2
   status=1
 fi
-# Errors from the page itself; Chromium's own noise in a container (no D-Bus, no GPU) is not one.
-if grep -hE 'CONSOLE|Uncaught|net::ERR_|Failed to load|Refused to' "$work/dom.log" "$work/shot.log" >"$work/errors.txt"; then
+if chromium_page_errors "$work/errors.txt" "$work/dom.log" "$work/shot.log"; then
   echo "screenshot-hand: the page logged errors:" >&2
   cat "$work/errors.txt" >&2
   status=1

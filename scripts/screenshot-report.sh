@@ -14,28 +14,18 @@ set -euo pipefail
 html=${1:?usage: scripts/screenshot-report.sh REPORT.html [OUT.png] [WIDTHxHEIGHT]}
 png=${2:-${html%.html}.png}
 size=${3:-1280x2400}
-chromium=${CHROMIUM:-/usr/bin/chromium}
+. "$(dirname "$0")/chromium.sh"
 
 [[ -f $html ]] || { echo "screenshot-report: $html: no such file" >&2; exit 2; }
 [[ $size =~ ^[0-9]+x[0-9]+$ ]] || { echo "screenshot-report: size must be WIDTHxHEIGHT, got $size" >&2; exit 2; }
-[[ -x $chromium ]] || { echo "screenshot-report: $chromium not found (apt-get install chromium, or set CHROMIUM)" >&2; exit 3; }
+chromium_ready screenshot-report
 
 url="file://$(cd "$(dirname "$html")" && pwd)/$(basename "$html")"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# One profile directory per call: Chromium refuses to share one between two instances.
-run_chromium() {
-  local profile
-  profile=$(mktemp -d "$work/profile.XXXXXX")
-  "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --host-resolver-rules='MAP * ~NOTFOUND' --user-data-dir="$profile" \
-    --enable-logging=stderr --v=0 --hide-scrollbars "$@" "$url"
-}
-
-run_chromium --dump-dom >"$work/dom.html" 2>"$work/dom.log" || { echo "screenshot-report: chromium --dump-dom failed:" >&2; cat "$work/dom.log" >&2; exit 1; }
-run_chromium --screenshot="$png" --window-size="${size/x/,}" >/dev/null 2>"$work/shot.log" || { echo "screenshot-report: chromium --screenshot failed:" >&2; cat "$work/shot.log" >&2; exit 1; }
+chromium_run "$url" "$work" --dump-dom >"$work/dom.html" 2>"$work/dom.log" || { echo "screenshot-report: chromium --dump-dom failed:" >&2; cat "$work/dom.log" >&2; exit 1; }
+chromium_run "$url" "$work" --screenshot="$png" --window-size="${size/x/,}" >/dev/null 2>"$work/shot.log" || { echo "screenshot-report: chromium --screenshot failed:" >&2; cat "$work/shot.log" >&2; exit 1; }
 
 status=0
 want=$(grep -o '<svg' "$html" | wc -l)
@@ -44,8 +34,7 @@ if [[ $want -eq 0 || $got -ne $want ]]; then
   echo "screenshot-report: the file has $want <svg> charts, the rendered DOM $got" >&2
   status=1
 fi
-# Errors from the page itself; Chromium's own noise in a container (no D-Bus, no GPU) is not one.
-if grep -hE 'CONSOLE|Uncaught|net::ERR_|Failed to load|Refused to' "$work/dom.log" "$work/shot.log" >"$work/errors.txt"; then
+if chromium_page_errors "$work/errors.txt" "$work/dom.log" "$work/shot.log"; then
   echo "screenshot-report: the page logged errors:" >&2
   cat "$work/errors.txt" >&2
   status=1

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { diffResults, type DiffSummary } from '../harness/analysis/diff.js';
+import { EXIT } from '../core/errors.js';
 import { io } from '../harness/io/files.js';
 import { ci, table } from '../harness/analysis/format.js';
 
@@ -75,6 +76,6 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       const files = await writeDiffReport(d, dir);
       if (!args.json) process.stdout.write(`report: ${Object.values(files).join(', ')}\n`);
     }
-    if (!d.identical) process.exitCode = 1;
+    if (!d.identical) process.exitCode = EXIT.BOT_ERROR_OR_DIFFERENT;
   },
 };

@@ -4,11 +4,10 @@
  * code (EXIT below). Errors reach the user as one line; `--debug` adds the stack.
  */
 import yargs, { type Argv } from 'yargs';
-import { InputError, IoError, UsageError, isSystemError } from '../core/errors.js';
+import { EXIT, InputError, IoError, isSystemError, UsageError } from '../core/errors.js';
 import { BotError } from '../engine/types.js';
 import { VERSION } from '../version.js';
 import { commands } from './commands.js';
-import { EXIT } from './exit.js';
 
 export { EXIT };
 

@@ -9,10 +9,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { UsageError } from '../core/errors.js';
+import { EXIT, UsageError } from '../core/errors.js';
 import { formatSummary } from '../harness/analysis/format.js';
 import { mergeShards } from '../harness/run/merge.js';
-import { EXIT } from './exit.js';
 
 interface MergeArgs {
   out: string;

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { UsageError } from '../core/errors.js';
+import { EXIT, UsageError } from '../core/errors.js';
 import { shellQuote } from '../core/shell.js';
 import { parseTile } from '../core/tiles.js';
 import { action, ActionKind, type Action } from '../engine/actions.js';
@@ -25,7 +25,6 @@ import { describe, HandModel, type Frame, type HandHead } from '../harness/view/
 import { playHandLive } from '../harness/view/live.js';
 import type { Wind } from '../rules/types.js';
 import { loadBotFactory } from '../harness/players/load.js';
-import { EXIT } from './exit.js';
 import { rulesFlag } from './replay.js';
 import { decisionScreen, endScreen, type Session } from './screen.js';
 

@@ -10,7 +10,7 @@
  * position of the key is used: dealer = K mod 4, round = ⌊K / 4⌋ mod 4.
  */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { formatTiles, tileName, type Tile } from '../core/tiles.js';
+import { countsToTiles, formatTiles, tileName } from '../core/tiles.js';
 import { formatAction, actionKind, ActionKind } from '../engine/actions.js';
 import { playHand } from '../engine/hand.js';
 import type { BotFactory, HandResult, Step } from '../engine/types.js';
@@ -139,7 +139,7 @@ function formatResult(r: HandResult, who: (s: number) => string): string[] {
         : r.outcome === 'win'
           ? `on ${tileName(r.winningTile)} from ${who(r.discarder)}${w.facts.robKong ? ' (robbing the kong)' : ''}`
           : `instant flower win${r.discarder >= 0 ? ` (${who(r.discarder)} pays)` : ''}`;
-    const hand = w.facts.win >= 0 ? `${formatTiles(countsTiles(w.facts.concealed))} + ${tileName(w.facts.win)}` : formatTiles(countsTiles(w.facts.concealed));
+    const hand = w.facts.win >= 0 ? `${formatTiles(countsToTiles(w.facts.concealed))} + ${tileName(w.facts.win)}` : formatTiles(countsToTiles(w.facts.concealed));
     const melds = w.facts.melds.map((m) => `[${m.kind} ${tileName(m.tile)}]`).concat(w.facts.concealedKongs.map((t) => `(kong ${tileName(t)})`));
     const flowers = w.facts.flowers.length ? ` ${formatTiles(w.facts.flowers)}` : '';
     out.push(`win     ${who(w.seat)} ${how}: ${hand} ${melds.join(' ')}${flowers}`.trimEnd());
@@ -147,12 +147,6 @@ function formatResult(r: HandResult, who: (s: number) => string): string[] {
   }
   for (const s of r.falseWins) out.push(`false   ${who(s)} declared a win that is not one: FALSE WIN (penalty)`);
   out.push(`payments: ${r.deltas.map((d, s) => `${who(s)} ${d > 0 ? '+' : ''}${d}`).join(', ')}`);
-  return out;
-}
-
-function countsTiles(c: ArrayLike<number>): Tile[] {
-  const out: Tile[] = [];
-  for (let t = 0; t < 34; t++) for (let k = 0; k < c[t]!; k++) out.push(t);
   return out;
 }
 

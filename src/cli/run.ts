@@ -12,13 +12,12 @@
  */
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { UsageError } from '../core/errors.js';
+import { EXIT, UsageError } from '../core/errors.js';
 import { shellQuote } from '../core/shell.js';
 import { badDeals, loadExperiment, parseBotsFlag, type Experiment } from '../harness/experiment/experiment.js';
 import { formatSummary } from '../harness/analysis/format.js';
 import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../harness/run/run.js';
 import { parseShard, shardDirName, shardFromEnv, shardName, type Shard } from '../harness/experiment/shard.js';
-import { EXIT } from './exit.js';
 import { progressReporter } from './progress.js';
 
 interface RunArgs {

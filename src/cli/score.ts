@@ -9,7 +9,6 @@
  *
  * Exit codes: 0 ok; 2 bad input (a malformed case still prints `{id, error}` in its place).
  */
-import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { formatTiles, tileName } from '../core/tiles.js';
@@ -29,7 +28,8 @@ import {
   type Meld,
   type ParsedCase,
 } from '../rules/index.js';
-import { InputError, UsageError } from '../core/errors.js';
+import { EXIT, InputError, UsageError } from '../core/errors.js';
+import { readJsonFile } from '../harness/io/files.js';
 
 interface ScoreArgs {
   hand?: string;
@@ -89,18 +89,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
 };
 
 function runCases(file: string, json: boolean): void {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`--cases: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`--cases: ${file} is not valid JSON: ${(e as Error).message}`);
-  }
+  const data = readJsonFile(file, { missing: (p) => `--cases: cannot read ${p}: not found`, invalid: 'a --cases file, not valid JSON' });
   const list = Array.isArray(data) ? data : (data as { cases?: unknown })?.cases;
   if (!Array.isArray(list)) throw new UsageError(`--cases: ${file} must hold an array of cases or {"cases": [...]}`);
   const results = list.map((c, i) => scoreCase(c, i, dirname(file)));
@@ -109,7 +98,7 @@ function runCases(file: string, json: boolean): void {
   const failures = results.filter(isCaseFailure);
   if (failures.length > 0) {
     for (const f of failures) process.stderr.write(`tw16 score: case ${f.id}: ${f.error}\n`);
-    process.exitCode = 2;
+    process.exitCode = EXIT.BAD_INPUT;
   }
 }
 

@@ -1,12 +1,28 @@
 /**
  * The errors a user can be told about in one line, by the exit code they mean (README
  * "Faults and recovery"): bad input → 2, an I/O failure → 3. Every module below the CLI
- * throws these (or subclasses keeping their own names); the CLI maps them to exit codes.
+ * throws these (or subclasses keeping their own names); the CLI maps them to exit codes
+ * (`exitCodeOf` in src/cli/main.ts, the one place that decides a process's exit code from an error).
  */
+
+/** Exit codes of every command (README "Faults and recovery"): the only definition. */
+export const EXIT = {
+  OK: 0,
+  /** `run`/`replay`: a bot broke the interface or its time limit; `diff`: the results differ. */
+  BOT_ERROR_OR_DIFFERENT: 1,
+  /** Bad input: flags, files, notation, corrupt or foreign input files, a refused resume. */
+  BAD_INPUT: 2,
+  /** An I/O failure: disk full, permission, read-only file system. */
+  IO_FAILURE: 3,
+  /** A bug in tw16 (the message says so). */
+  INTERNAL: 70,
+  INTERRUPTED: 130,
+} as const;
+
 
 /** Bad input: a flag, a file, notation, a profile, a case, a bot, a corrupt or foreign input file. Exit code 2. */
 export class InputError extends Error {
-  readonly exitCode: number = 2;
+  readonly exitCode: number = EXIT.BAD_INPUT;
   constructor(message: string) {
     super(message);
     this.name = 'InputError';
@@ -32,7 +48,7 @@ function osError(cause: unknown): string {
 
 /** Reading or writing `path` failed in the OS (disk full, permission, read-only file system…). Exit code 3. */
 export class IoError extends Error {
-  readonly exitCode: number = 3;
+  readonly exitCode: number = EXIT.IO_FAILURE;
   constructor(
     readonly path: string,
     readonly what: string,

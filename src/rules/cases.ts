@@ -213,7 +213,7 @@ export function scoreCase(raw: unknown, index: number, baseDir?: string): CaseRe
   try {
     return scoreParsedCase(parseCase(raw, baseDir));
   } catch (e) {
-    if (e instanceof CaseError || e instanceof HandNotationError || (e as { exitCode?: number }).exitCode === 2) {
+    if (e instanceof CaseError || e instanceof HandNotationError || e instanceof InputError) {
       return { id, error: (e as Error).message };
     }
     throw e;

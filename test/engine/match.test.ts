@@ -64,9 +64,10 @@ describe('a match nobody wins', () => {
   it('p0: ends after 64 hands in a row with no win, marked as cut short, streak never overflowing', () => {
     const m = playMatch({ rules: getProfile('p0'), seed: 'dry', match: 0, bots: [never, never, never, never], check: true });
     expect(m.cutShort).toBe(true);
-    expect(m.hands.length).toBe(MATCH_DRY_LIMIT);
+    expect(MATCH_DRY_LIMIT).toBe(64); // docs/rules.md#match-dry-limit: the number is the rule, not whatever the constant says
+    expect(m.hands.length).toBe(64);
     expect(m.hands.every((h) => h.outcome === 'draw' && h.dealer === 0)).toBe(true);
-    expect(m.hands.at(-1)!.streak).toBe(MATCH_DRY_LIMIT - 1); // the dealer kept the deal on every drawn hand
+    expect(m.hands.at(-1)!.streak).toBe(63); // the dealer kept the deal on every drawn hand
     expect(m.scores).toEqual([0, 0, 0, 0]);
   });
   it('flowers: the deal passes on a drawn hand, so the match ends normally after 16 hands, not cut short', () => {

@@ -351,7 +351,7 @@ describe('rescore, diff and report refuse a directory that is not a complete res
   });
   const cases: [string, (dir: string) => void, RegExp][] = [
     ['unfinished (no manifest)', (d) => rmSync(join(d, 'manifest.json')), /not a complete tw16 result: no manifest\.json/],
-    ['a corrupt manifest (emptied)', (d) => writeFileSync(join(d, 'manifest.json'), ''), /manifest\.json: corrupt \(not valid JSON/],
+    ['a corrupt manifest (emptied)', (d) => writeFileSync(join(d, 'manifest.json'), ''), /manifest\.json: corrupt, not valid JSON/],
     ['a foreign manifest', (d) => editManifest(d, (m) => (m.format = 'other-tool-2')), /manifest\.json: not a tw16 result manifest/],
     ['a manifest that leaves out summary.json', (d) => editManifest(d, (m) => (m.files = m.files.filter((f: { name: string }) => f.name !== 'summary.json'))), /manifest\.json: does not list summary\.json/],
     ['corrupt (a flipped byte in wins.arrow)', (d) => {

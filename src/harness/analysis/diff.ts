@@ -4,14 +4,13 @@
  * metrics with intervals on the change, and hand by hand, which hands came out differently,
  * each with the `tw16 replay` command that shows it.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
 import type { PatternId, Wind } from '../../rules/types.js';
 import { replayCommand } from '../../engine/hand.js';
 import { InputError } from '../../core/errors.js';
 import type { ReplaySpecs } from '../experiment/experiment.js';
-import { io } from '../io/files.js';
+import { readJsonFile } from '../io/files.js';
 import { openResult } from '../results/resultdir.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
 import type { ColumnSpec } from '../io/columns.js';
@@ -93,7 +92,7 @@ export interface DiffSummary {
 /** The summary of a verified result (its manifest lists summary.json). */
 function loadSummary(dir: string): Summary {
   const f = join(dir, 'summary.json');
-  return JSON.parse(io(f, 'read', () => readFileSync(f, 'utf8'))) as Summary;
+  return readJsonFile(f) as Summary;
 }
 
 /** Rows of a file as arrays of values in `names` order, streaming. */

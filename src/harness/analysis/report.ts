@@ -10,9 +10,8 @@
  * frequencies per 1,000 wins. For `tw16 diff`, before/after bars of pattern frequencies and
  * bot metrics.
  */
-import { readFileSync } from 'node:fs';
 import { InputError } from '../../core/errors.js';
-import { writeAtomic } from '../io/files.js';
+import { readJsonFile, writeAtomic } from '../io/files.js';
 import { commitResult, openResult, withStaging } from '../results/resultdir.js';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
@@ -52,19 +51,7 @@ export type DiffReportInput = Pick<DiffSummary, 'a' | 'b' | 'identical' | 'patte
 /** Read and check `DIR/summary.json`; throws ReportInputError with a one-line reason. */
 export function readSummary(dir: string): Summary {
   const file = join(dir, 'summary.json');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ReportInputError(code === 'ENOENT' ? `${file}: not found (is ${dir} the output directory of a complete tw16 run?)` : `${file}: cannot read (${code ?? String(err)})`);
-  }
-  let s: unknown;
-  try {
-    s = JSON.parse(text);
-  } catch (err) {
-    throw new ReportInputError(`${file}: not valid JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
+  const s = readJsonFile(file, { missing: () => `${file}: not found (is ${dir} the output directory of a complete tw16 run?)` });
   const arms = (s as { arms?: unknown } | null)?.arms;
   if (!Array.isArray(arms) || arms.some((a) => typeof a !== 'object' || a === null || !Array.isArray((a as ArmSummary).bots) || !Array.isArray((a as ArmSummary).patterns))) {
     throw new ReportInputError(`${file}: not a tw16 run summary (no "arms" with bots and patterns)`);

@@ -20,7 +20,7 @@ import { UsageError } from '../../core/errors.js';
 import { MATCH_HAND_LIMIT } from '../../engine/index.js';
 import { isBotPath } from '../players/load.js';
 import { commandSpec, isCommandSpec, parseCommandSpec, resolveCommand, splitBotList } from '../players/command.js';
-import { readInputText } from '../io/files.js';
+import { readJsonFile } from '../io/files.js';
 
 /** How bots are seated for each deal. See `seatings()`. */
 export type Seating = 'fixed' | 'rotate' | 'duplicate';
@@ -129,14 +129,7 @@ function unknownField(source: string, field: string, known: readonly string[]): 
 
 /** Read and validate an experiment file. Bad JSON, a missing or unknown field → UsageError (exit 2). */
 export function loadExperiment(path: string): Experiment {
-  const text = readInputText(path);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`${path}: not valid JSON (${(e as Error).message})`);
-  }
-  return validateExperiment(json, path, dirname(resolve(path)));
+  return validateExperiment(readJsonFile(path), path, dirname(resolve(path)));
 }
 
 /**

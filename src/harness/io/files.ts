@@ -104,6 +104,36 @@ export function readInputText(path: string): string {
   }
 }
 
+/** How `readJsonFile` words its two input errors (the I/O failure is always an IoError). */
+export interface JsonFileMessages {
+  /** The message when the file does not exist (default `PATH: not found`). */
+  readonly missing?: (path: string) => string;
+  /** What to call a file that does not parse (default `not valid JSON`): `PATH: <this> (<parser's reason>)`. */
+  readonly invalid?: string;
+}
+
+/**
+ * The one reader of JSON files (experiments, run states, manifests, summaries, case files,
+ * digests): a missing file or one that does not parse is bad input (exit 2) naming the path and
+ * the parser's reason; any other read failure an IoError (exit 3). The caller checks the shape.
+ */
+export function readJsonFile(path: string, messages: JsonFileMessages = {}): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if (isSystemError(err) && ['ENOENT', 'ENOTDIR', 'EISDIR'].includes(err.code)) {
+      throw new InputError(err.code === 'EISDIR' ? `${path}: is a directory` : (messages.missing?.(path) ?? `${path}: not found`));
+    }
+    throw isSystemError(err) ? new IoError(path, 'read', err) : err;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`${path}: ${messages.invalid ?? 'not valid JSON'} (${(err as Error).message})`);
+  }
+}
+
 /**
  * SHA-256 of the first `limit` bytes of a file (all of it by default), read in chunks. Returns
  * the running hash too (not yet digested), so a writer can continue it.

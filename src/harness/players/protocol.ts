@@ -19,12 +19,10 @@ import {
   type Profile,
   type View,
 } from '../../index.js';
+import { WIND_LETTERS } from '../../rules/index.js';
 
 /** The protocol name and version a bot must answer with; a new major version is a new name. */
 export const PROTOCOL = 'tw16-bot/1';
-
-/** Wind letters by index (0 = East). */
-const WINDS = ['E', 'S', 'W', 'N'] as const;
 
 /** Our hello: the first line a bot reads. */
 export interface HelloMessage {
@@ -271,7 +269,7 @@ export function helloMessage(name: string, rules: readonly Profile[], timeoutMs:
 
 /** A hand starts: sent for each seat the bot holds, before any decision of that hand. */
 export function handStartMessage(table: number, seat: number, seed: string, hand: { key: number; dealer: number; round: number; streak: number; rules: string }, scores: readonly number[]): HandStartMessage {
-  return { type: 'hand_start', table, seat, seed, hand: { ...hand, round: WINDS[hand.round]! }, scores: Array.from(scores) };
+  return { type: 'hand_start', table, seat, seed, hand: { ...hand, round: WIND_LETTERS[hand.round]! }, scores: Array.from(scores) };
 }
 
 /** A hand ended: sent for each seat the bot held. */

@@ -5,12 +5,12 @@
  * written last. A directory without a manifest is not a result; one whose files differ from
  * their manifest is corrupt or mixed. Readers (rescore, diff, report) call `openResult` first.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError, IoError, isSystemError } from '../../core/errors.js';
+import { InputError } from '../../core/errors.js';
 import type { BotFingerprint } from '../experiment/botfiles.js';
 import type { ReplaySpecs } from '../experiment/experiment.js';
-import { fsyncDir, hashFile, io, removeFile, removeTree, renameFile, writeAtomic } from '../io/files.js';
+import { fsyncDir, hashFile, io, readJsonFile, removeFile, removeTree, renameFile, writeAtomic } from '../io/files.js';
 import { rangeText, shardName, type ShardRecord } from '../experiment/shard.js';
 
 /** The manifest's file name, and the staging directory's. */
@@ -86,24 +86,13 @@ export async function withStaging<T>(dir: string, write: (staging: string) => Pr
 /** Read and parse a manifest; an unreadable or malformed one is an InputError naming it. */
 export function readManifest(dir: string): Manifest {
   const file = join(dir, MANIFEST);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if (isSystemError(err) && err.code === 'ENOENT') {
-      if (!existsSync(dir)) throw new InputError(`${dir}: no such directory`);
-      throw new InputError(
-        `${dir}: not a complete tw16 result: no ${MANIFEST} (a finished run writes it last, after hands.arrow, wins.arrow, summary.json and its reports; this one is unfinished, interrupted, failed or not a result)`,
-      );
-    }
-    throw isSystemError(err) ? new IoError(file, 'read', err) : err;
-  }
-  let m: Manifest;
-  try {
-    m = JSON.parse(text) as Manifest;
-  } catch (err) {
-    throw new InputError(`${file}: corrupt (not valid JSON: ${(err as Error).message})`);
-  }
+  const m = readJsonFile(file, {
+    missing: () =>
+      existsSync(dir)
+        ? `${dir}: not a complete tw16 result: no ${MANIFEST} (a finished run writes it last, after hands.arrow, wins.arrow, summary.json and its reports; this one is unfinished, interrupted, failed or not a result)`
+        : `${dir}: no such directory`,
+    invalid: 'corrupt, not valid JSON',
+  }) as Manifest;
   const ok =
     m?.format === FORMAT &&
     Array.isArray(m.files) &&

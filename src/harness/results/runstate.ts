@@ -5,11 +5,10 @@
  * journal the bytes, rows and SHA-256 reached; a SHA-256 of its own contents catches edits.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError, IoError, isSystemError } from '../../core/errors.js';
+import { InputError } from '../../core/errors.js';
 import type { BotFingerprint } from '../experiment/botfiles.js';
-import { writeAtomic } from '../io/files.js';
+import { readJsonFile, writeAtomic } from '../io/files.js';
 import type { JournalMark } from '../io/journal.js';
 import type { ShardRecord } from '../experiment/shard.js';
 
@@ -59,19 +58,7 @@ export function writeRunState(dir: string, state: Omit<RunState, 'format'>): voi
 /** Read and check the state of `dir`: missing, unreadable, edited or foreign → InputError naming it. */
 export function readRunState(dir: string): RunState {
   const file = join(dir, RUN_STATE);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if (isSystemError(err) && err.code === 'ENOENT') throw new InputError(`${dir}: nothing to resume (no ${RUN_STATE}: the run finished, was never started here, or its state was removed)`);
-    throw isSystemError(err) ? new IoError(file, 'read', err) : err;
-  }
-  let parsed: RunState & { sha256?: unknown };
-  try {
-    parsed = JSON.parse(text) as RunState & { sha256?: unknown };
-  } catch (err) {
-    throw new InputError(`${file}: corrupt (not valid JSON: ${(err as Error).message})`);
-  }
+  const parsed = readJsonFile(file, { missing: () => `${dir}: nothing to resume (no ${RUN_STATE}: the run finished, was never started here, or its state was removed)`, invalid: 'corrupt, not valid JSON' }) as (RunState & { sha256?: unknown }) | null;
   if (parsed?.format !== FORMAT) throw new InputError(`${file}: not a tw16 run state (format "${FORMAT}" expected)`);
   const { sha256: seal, ...body } = parsed;
   if (seal !== sha256(JSON.stringify(body))) throw new InputError(`${file}: edited or corrupt (its contents no longer match the SHA-256 it was sealed with)`);

@@ -9,7 +9,7 @@
  * version bump alone does not move it.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROFILE_NAMES } from '../../rules/index.js';
@@ -17,7 +17,7 @@ import type { Experiment } from '../experiment/experiment.js';
 import { readBatches, toBatch } from '../io/read.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
 import { runExperiment } from './run.js';
-import { writeAtomic } from '../io/files.js';
+import { readJsonFile, writeAtomic } from '../io/files.js';
 import { diffResults } from '../analysis/diff.js';
 import { MANIFEST } from '../results/resultdir.js';
 import type { ColumnSpec } from '../io/columns.js';
@@ -74,7 +74,7 @@ export async function playGolden(rules: string | Record<string, unknown>, outDir
 /** The stored digests, profile → sha256. */
 export function storedDigests(goldenDir: string): Record<string, string> {
   const f = join(goldenDir, 'digests.json');
-  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as Record<string, string>) : {};
+  return existsSync(f) ? (readJsonFile(f) as Record<string, string>) : {};
 }
 
 /**

@@ -17,7 +17,7 @@
  *   in a shard manifest instead of the summary and reports; `tw16 merge` (merge.ts) streams the
  *   shards through the same writers and `finish` into the single run's bytes.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
@@ -27,7 +27,7 @@ import { VERSION } from '../../version.js';
 import { ArrowTableWriter } from '../io/arrow.js';
 import { botChange, botFingerprints } from '../experiment/botfiles.js';
 import { badDeals, recordedExperiment, seatings, type Experiment } from '../experiment/experiment.js';
-import { fsyncDir, io, removeFile, removeTree, writeAtomic } from '../io/files.js';
+import { fsyncDir, io, readJsonFile, removeFile, removeTree, writeAtomic } from '../io/files.js';
 import { replayOf, resolveExperiment, runJob, type Job, type JobResult, type Resolved } from './job.js';
 import { closePrograms } from './tables.js';
 import { childList, drained, killListed } from '../players/children.js';
@@ -425,7 +425,7 @@ async function alreadyFinished(dir: string, expHash: string, shard: ShardRecord 
   const deals = shard ? shard.end - shard.first : (manifest.experiment as { deals: number }).deals;
   const outcome = { status: 'complete', dealsDone: deals, deals, hands: 0, seconds: 0, handsPerSecond: 0, files, alreadyComplete: true } as const;
   if (shard) return outcome;
-  return { ...outcome, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary };
+  return { ...outcome, summary: readJsonFile(join(dir, 'summary.json')) as Summary };
 }
 
 /** How runPool hands results back to the run. */

@@ -15,6 +15,7 @@ import { ci, pct } from '../../../src/harness/analysis/format.js';
 import { writeDiffReport, writeReport, type DiffReportInput } from '../../../src/harness/analysis/report.js';
 import type { Estimate } from '../../../src/harness/analysis/stats.js';
 import type { Summary } from '../../../src/harness/analysis/summary.js';
+import { chromiumTitle, HAS_CHROMIUM } from '../../support/chromium.js';
 
 /** b − a with an independent-samples interval (the diff report only displays it). */
 function change(a: Estimate, b: Estimate): Estimate {
@@ -26,9 +27,6 @@ function change(a: Estimate, b: Estimate): Estimate {
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const BIN = join(ROOT, 'bin/tw16.js');
 const SMALL = join(ROOT, 'test/fixtures/experiments/small.json');
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-if (!HAS_CHROMIUM) console.warn(`test/report: skipping the headless Chromium check: ${CHROMIUM} is not installed (apt-get install chromium)`);
 
 function tw16(args: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8' });
@@ -202,7 +200,7 @@ describe('tw16 report', () => {
   });
 
   it.skipIf(!HAS_CHROMIUM)(
-    HAS_CHROMIUM ? 'renders in headless Chromium without errors and takes a screenshot' : `renders in headless Chromium — SKIPPED: ${CHROMIUM} is not installed (apt-get install chromium)`,
+    chromiumTitle('renders in headless Chromium without errors and takes a screenshot'),
     () => {
       const png = join(dir, 'report.png');
       const r = spawnSync('bash', [join(ROOT, 'scripts/screenshot-report.sh'), join(dir, 'report.html'), png, '1280x1600'], { encoding: 'utf8' });

@@ -5,7 +5,7 @@
  * step N, the buttons and arrow keys step, the last step shows the winner's tai, a screenshot.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,11 +14,9 @@ import { playHand, type HandResult } from '../../../src/engine/index.js';
 import { getProfile } from '../../../src/rules/index.js';
 import { defensive, greedy, value } from '../../../bots/index.js';
 import { run } from '../../support/cli.js';
+import { chromiumTitle, HAS_CHROMIUM, renderDom } from '../../support/chromium.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-if (!HAS_CHROMIUM) console.warn(`test/harness/viewer: skipping the headless Chromium checks: ${CHROMIUM} is not installed (apt-get install chromium)`);
 
 afterEach(() => {
   process.exitCode = 0;
@@ -34,17 +32,11 @@ function stepTexts(html: string): string[] {
   return [...html.matchAll(/<li data-i="\d+"[^>]*>([^<]*)<\/li>/g)].map((m) => unescape(m[1]!));
 }
 
-/** Render `file` at `#step=N` in headless Chromium with the network off: the DOM after the page's script ran, and the page's errors in Chromium's log. */
+/** Render `file` at `#step=N` in headless Chromium with the network off: the DOM after the page's script ran, and the page's errors. */
 function render(file: string, step: number): { dom: string; errors: string[] } {
-  const profile = mkdtempSync(join(dir, 'profile-'));
-  const r = spawnSync(
-    CHROMIUM,
-    ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      "--host-resolver-rules=MAP * ~NOTFOUND", `--user-data-dir=${profile}`, '--enable-logging=stderr', '--v=0', '--dump-dom', `file://${file}#step=${step}`],
-    { encoding: 'utf8', timeout: 60_000 },
-  );
-  expect(r.status, r.stderr).toBe(0);
-  return { dom: r.stdout, errors: r.stderr.split('\n').filter((l) => /CONSOLE|Uncaught|net::ERR_|Failed to load|Refused to/.test(l)) };
+  const r = renderDom(`file://${file}#step=${step}`);
+  expect(r.status === 0 || r.errors.length > 0, r.errors.join('\n')).toBe(true);
+  return r;
 }
 
 /** What the rendered page shows: its step number, the highlighted action, the current log entry, whether the result is shown. */
@@ -106,8 +98,17 @@ describe('tw16 replay --html', () => {
     expect(readFileSync(stopped, 'utf8')).toContain('The hand stopped: bot');
   });
 
+  it.skipIf(!HAS_CHROMIUM)(chromiumTitle('the page check fires on a page that logs an error or throws'), () => {
+    const bad = join(dir, 'bad.html');
+    writeFileSync(bad, '<!doctype html><title>bad</title><p>x</p><script>console.error("broken page")</script><script>throw new Error("thrown here")</script>');
+    const r = renderDom(`file://${bad}`);
+    expect(r.status).toBe(1);
+    expect(r.errors.join('\n')).toMatch(/CONSOLE|broken page/);
+    expect(r.errors.join('\n')).toMatch(/Uncaught.*thrown here/);
+  });
+
   it.skipIf(!HAS_CHROMIUM)(
-    HAS_CHROMIUM ? 'renders in headless Chromium: #step=N shows step N, the buttons and keys step, the last step shows the tai' : `renders in headless Chromium — SKIPPED: ${CHROMIUM} is not installed (apt-get install chromium)`,
+    chromiumTitle('renders in headless Chromium: #step=N shows step N, the buttons and keys step, the last step shows the tai'),
     () => {
       const steps = stepTexts(html);
       const mid = render(page, 60);
