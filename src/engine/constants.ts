@@ -1,5 +1,5 @@
 /**
- * The engine's numbers, defined once: meld kinds, the phases of a hand, the
+ * The engine's numbers, defined once: meld kinds, the phases of a hand and their names, the
  * bounds of the table's fixed-size lists, and what a phase step asks the table to run next.
  * Every engine file imports them from here (state.ts, table.ts and the phase files alike).
  */
@@ -18,11 +18,30 @@ export const LEGAL_MAX = 64;
 /** Capacity of one seat's river. */
 export const RIVER_MAX = 64;
 
-/** Phases of the state machine, as the table's `phase` holds them (small integers on the hot path). */
+/**
+ * Phases of the state machine, as the table's `phase` holds them (small integers on the hot
+ * path). A decision is asked in the first three; `DECISION_PHASES` names them.
+ */
 export const PHASE_TURN = 0;
 export const PHASE_CLAIM = 1;
 export const PHASE_ROB = 2;
 export const PHASE_OVER = 3;
+
+/**
+ * The names of the decision phases, by phase code: the one mapping between the codes and the
+ * words that steps (`Step.phase`), views (`View.phase`), traces, the hand viewer and the bot
+ * protocol (`phase` in docs/protocol.md) use — the seat's own turn, a discard on offer (a claim
+ * window), an added kong that may be robbed (a rob window).
+ */
+export const DECISION_PHASES = ['turn', 'claim', 'rob'] as const;
+
+/** What a decision is about: a name of `DECISION_PHASES`. */
+export type DecisionPhase = (typeof DECISION_PHASES)[number];
+
+/** The name of phase code `phase`; `turn` once the hand is over (nobody decides then). */
+export function decisionPhaseOf(phase: number): DecisionPhase {
+  return phase === PHASE_CLAIM || phase === PHASE_ROB ? DECISION_PHASES[phase] : 'turn';
+}
 
 /**
  * What a phase step asks the table to run next (`Table.advance`, the only place that knows

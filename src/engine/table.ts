@@ -15,7 +15,7 @@
  *
  * Where each phase lives (DESIGN.md "Split by phase"); the phase files import only the state,
  * the constants and end.ts, never each other or this file:
- * - `constants.ts`: meld kinds, phase codes, list bounds, the `NEXT_*` codes;
+ * - `constants.ts`: meld kinds, phase codes and their names, list bounds, the `NEXT_*` codes;
  * - `state.ts`: the state (`TableState`: every field, the only writers of the hands);
  * - `deal.ts`: the deal, flowers, draws from the front and the back, the drawn hand, instant flower wins;
  * - `turn.ts`: a seat's turn — its legal actions and what each does;
@@ -32,6 +32,7 @@ import type { Wind } from '../rules/types.js';
 import { ActionKind, actionKind, isAction, type Action } from './actions.js';
 import { checkTable } from './check.js';
 import {
+  decisionPhaseOf,
   LEGAL_MAX,
   NEXT_CLAIM_WINDOW,
   NEXT_DRAW,
@@ -39,10 +40,9 @@ import {
   NEXT_REPLACEMENT,
   NEXT_ROB_WINDOW,
   NEXT_TURN,
-  PHASE_CLAIM,
   PHASE_OVER,
-  PHASE_ROB,
   PHASE_TURN,
+  type DecisionPhase,
   type Next,
 } from './constants.js';
 import { deal, drawFor } from './deal.js';
@@ -51,7 +51,7 @@ import { answerWindow, openClaimWindow, openRobWindow } from './claim.js';
 import { endFalseWin } from './end.js';
 import type { LuckAccount } from './luck.js';
 import { STATE_FIELDS, TableState } from './state.js';
-import { IllegalActionError, type DecisionPhase, type HandResult, type View } from './types.js';
+import { IllegalActionError, type HandResult, type View } from './types.js';
 import { SeatView } from './view.js';
 
 /** Everything needed to set up one hand. */
@@ -140,7 +140,7 @@ export class Table extends TableState {
 
   /** What the pending decisions are about. */
   decisionPhase(): DecisionPhase {
-    return this.phase === PHASE_CLAIM ? 'claim' : this.phase === PHASE_ROB ? 'rob' : 'turn';
+    return decisionPhaseOf(this.phase);
   }
 
   // ───────────────────────── who must decide ─────────────────────────

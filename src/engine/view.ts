@@ -6,9 +6,9 @@
 import { KINDS, type Tile } from '../core/tiles.js';
 import type { Profile } from '../rules/profiles.js';
 import type { Wind } from '../rules/types.js';
-import { MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_MAX, MELD_PUNG, PHASE_CLAIM, PHASE_ROB, PHASE_TURN, RIVER_MAX } from './constants.js';
+import { MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_MAX, MELD_PUNG, PHASE_CLAIM, PHASE_ROB, PHASE_TURN, RIVER_MAX, decisionPhaseOf, type DecisionPhase } from './constants.js';
 import type { TableState } from './state.js';
-import type { DecisionPhase, MeldKindName, View } from './types.js';
+import type { MeldKindName, View } from './types.js';
 
 /** Match scores outside a match (shared, frozen). */
 export const NO_SCORES: readonly number[] = Object.freeze([0, 0, 0, 0]);
@@ -63,8 +63,7 @@ export class SeatView implements View {
     return this.#t.rules;
   }
   get phase(): DecisionPhase {
-    const p = this.#t.phase;
-    return p === PHASE_CLAIM ? 'claim' : p === PHASE_ROB ? 'rob' : 'turn';
+    return decisionPhaseOf(this.#t.phase);
   }
   get handSize(): number {
     return this.#t.hands[this.seat]!.tiles;
