@@ -13,8 +13,10 @@
  * a claim window on a discard and a rob window on an added kong, where every seat with a
  * choice decides at once and the window resolves when all have answered.
  *
- * Where each phase lives (DESIGN.md "Split by phase"); the phase files import only the state,
- * the constants and end.ts, never each other or this file:
+ * Where each phase lives (DESIGN.md "Split by phase"). Imports point one way: deal, turn and
+ * claim read and write the state and may end the hand (end.ts), but never call one another
+ * or import this file; end.ts, check.ts and view.ts need only the state, luck.ts the state
+ * and end.ts (test/architecture.test.ts finds any import circle):
  * - `constants.ts`: meld kinds, phase codes and their names, list bounds, the `NEXT_*` codes;
  * - `state.ts`: the state (`TableState`: every field, the only writers of the hands);
  * - `deal.ts`: the deal, flowers, draws from the front and the back, the drawn hand, instant flower wins;
