@@ -4,11 +4,12 @@
  */
 import { FLOWER_BASE, KINDS, TOTAL_TILES } from '../core/tiles.js';
 import { ActionKind, actionKind, isAction, formatAction } from './actions.js';
-import { MELD_CHOW, MELD_MAX, MELD_PUNG, PHASE_OVER, PHASE_TURN, RIVER_MAX, type Table } from './table.js';
+import { MELD_CHOW, MELD_MAX, MELD_PUNG, PHASE_OVER, PHASE_TURN, RIVER_MAX } from './constants.js';
+import type { TableState } from './state.js';
 import { InvariantError, type Step } from './types.js';
 
 /** A checker bound to one table: call it with each step (as `onStep`). */
-export function makeChecker(table: Table): (step: Step) => void {
+export function makeChecker(table: TableState): (step: Step) => void {
   let n = 0;
   return (step: Step) => {
     n++;
@@ -34,7 +35,7 @@ export function makeChecker(table: Table): (step: Step) => void {
  * robbed tile), four of each kind and one of each flower, every hand the right size
  * while play goes on, and payments summing to zero when over (outside `point` payout).
  */
-export function checkTable(table: Table, where = `hand ${table.handKey}`): void {
+export function checkTable(table: TableState, where = `hand ${table.handKey}`): void {
   const count = new Uint8Array(FLOWER_BASE + 8);
   for (let i = table.front; i < table.end; i++) count[table.wall[i]!]!++;
   for (let s = 0; s < 4; s++) {

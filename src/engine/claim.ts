@@ -2,17 +2,31 @@
  * Claim and rob windows: who may claim a discard (win > kong > pung > chow, chow only from
  * the previous seat, only a win on the discard after the last draw) or rob an added kong;
  * every seat with a choice is asked at once, and the window resolves when all have answered
- * (several winners all win; false wins in `full` are paid after the legal wins).
+ * (several winners all win; false wins in `full` are paid after the legal wins). What follows
+ * a window — a draw, a replacement draw, the claimer's turn — is returned as a `NEXT_*` code.
  */
 import { KINDS, type Tile } from '../core/tiles.js';
 import { ActionKind, actionKind, actionTile, action, PASS, type Action } from './actions.js';
-import { LEGAL_MAX, MELD_CHOW, MELD_KONG, MELD_MAX, MELD_PUNG, PHASE_CLAIM, PHASE_ROB, PHASE_TURN, type Table } from './table.js';
-import { drawFor } from './deal.js';
-import { setupTurn, shanten16 } from './turn.js';
+import {
+  LEGAL_MAX,
+  MELD_CHOW,
+  MELD_KONG,
+  MELD_MAX,
+  MELD_PUNG,
+  NEXT_DRAW,
+  NEXT_NONE,
+  NEXT_REPLACEMENT,
+  NEXT_TURN,
+  PHASE_CLAIM,
+  PHASE_ROB,
+  PHASE_TURN,
+  type Next,
+} from './constants.js';
+import type { TableState } from './state.js';
 import { endFalseWin, endWin, scoreWin } from './end.js';
 
-/** Open the claim window on discard t of seat d; false if nobody can do more than pass. */
-export function openClaimWindow(tb: Table, d: number, t: Tile): boolean {
+/** Open the claim window on discard t of seat d; when nobody can do more than pass, the next seat draws instead. */
+export function openClaimWindow(tb: TableState, d: number, t: Tile): Next {
   let w = 0;
   const last = tb.offeredIsLast;
   for (let k = 1; k < 4; k++) {
@@ -22,7 +36,7 @@ export function openClaimWindow(tb: Table, d: number, t: Tile): boolean {
     let n = 0;
     L[o + n++] = PASS;
     const h = s * KINDS;
-    if (shanten16(tb, s, -1) <= 0 && tb.hands[s]!.winsWith(t) && (tb.rules.minTai <= 0 || scoreWin(tb, s, t, false, false).tai >= tb.rules.minTai)) {
+    if (tb.shanten16(s, -1) <= 0 && tb.hands[s]!.winsWith(t) && (tb.rules.minTai <= 0 || scoreWin(tb, s, t, false, false).tai >= tb.rules.minTai)) {
       L[o + n++] = action(ActionKind.WIN, t);
     }
     if (!tb.ready[s] && !last) {
@@ -39,11 +53,11 @@ export function openClaimWindow(tb: Table, d: number, t: Tile): boolean {
     }
     if (n > 1) addWindowSeat(tb, w++, s, n);
   }
-  return openWindow(tb, w, PHASE_CLAIM);
+  return openWindow(tb, w, PHASE_CLAIM) ? NEXT_NONE : NEXT_DRAW | ((d + 1) & 3);
 }
 
 /** Seat `s` is the window's seat at index `w`, with its `n` legal actions already at `windowLegal[w * LEGAL_MAX…]`. */
-function addWindowSeat(tb: Table, w: number, s: number, n: number): void {
+function addWindowSeat(tb: TableState, w: number, s: number, n: number): void {
   tb.windowSeats[w] = s;
   tb.windowLegalLen[w] = n;
   tb.windowAnswer[w] = PASS;
@@ -52,7 +66,7 @@ function addWindowSeat(tb: Table, w: number, s: number, n: number): void {
 }
 
 /** Open a window of `w` seats in `phase`; false (nothing opened) when nobody has a choice. */
-function openWindow(tb: Table, w: number, phase: number): boolean {
+function openWindow(tb: TableState, w: number, phase: number): boolean {
   if (w === 0) return false;
   tb.windowN = w;
   tb.windowLeft = w;
@@ -60,18 +74,18 @@ function openWindow(tb: Table, w: number, phase: number): boolean {
   return true;
 }
 
-/** Open the rob window on the tile t added to a pung by seat s; false if nobody can win on it. */
-export function openRobWindow(tb: Table, s: number, t: Tile): boolean {
+/** Open the rob window on the tile t added to a pung by seat s; when nobody can win on it, s draws its replacement instead. */
+export function openRobWindow(tb: TableState, s: number, t: Tile): Next {
   let w = 0;
   for (let k = 1; k < 4; k++) {
     const o = (s + k) & 3;
-    if (shanten16(tb, o, -1) > 0 || !tb.hands[o]!.winsWith(t)) continue;
+    if (tb.shanten16(o, -1) > 0 || !tb.hands[o]!.winsWith(t)) continue;
     if (tb.rules.minTai > 0 && scoreWin(tb, o, t, false, true).tai < tb.rules.minTai) continue;
     tb.windowLegal[w * LEGAL_MAX] = PASS;
     tb.windowLegal[w * LEGAL_MAX + 1] = action(ActionKind.WIN, t);
     addWindowSeat(tb, w++, o, 2);
   }
-  return openWindow(tb, w, PHASE_ROB);
+  return openWindow(tb, w, PHASE_ROB) ? NEXT_NONE : NEXT_REPLACEMENT | s;
 }
 
 /**
@@ -79,17 +93,17 @@ export function openRobWindow(tb: Table, s: number, t: Tile): boolean {
  * when it was the last seat to answer, resolve the window. The answers' order does not
  * matter: resolution reads them in window order.
  */
-export function answerWindow(tb: Table, w: number, a: Action, isFalse: boolean): void {
+export function answerWindow(tb: TableState, w: number, a: Action, isFalse: boolean): Next {
   tb.windowAnswer[w] = a;
   tb.windowFalse[w] = isFalse ? 1 : 0;
   tb.windowAnswered[w] = 1;
-  if (--tb.windowLeft > 0) return;
+  if (--tb.windowLeft > 0) return NEXT_NONE;
   if (tb.phase === PHASE_ROB) return resolveRob(tb);
   return resolveClaim(tb);
 }
 
 /** Seats that answered the window with a legal win (false wins excluded), in window order. */
-export function collectWinners(tb: Table): number[] | null {
+export function collectWinners(tb: TableState): number[] | null {
   let winners: number[] | null = null;
   for (let i = 0; i < tb.windowN; i++) {
     if (actionKind(tb.windowAnswer[i]!) === ActionKind.WIN && !tb.windowFalse[i]) (winners ??= []).push(tb.windowSeats[i]!);
@@ -98,14 +112,14 @@ export function collectWinners(tb: Table): number[] | null {
 }
 
 /** Seats that answered the window with a false win (`full`), ascending; null if none. */
-export function collectFalseWins(tb: Table): number[] | null {
+export function collectFalseWins(tb: TableState): number[] | null {
   let seats: number[] | null = null;
   for (let i = 0; i < tb.windowN; i++) if (tb.windowFalse[i]) (seats ??= []).push(tb.windowSeats[i]!);
   return seats && seats.sort((a, b) => a - b);
 }
 
 /** Resolve a rob window: the robbers win (the kong is a pung again), else the konger draws its replacement. */
-export function resolveRob(tb: Table): void {
+export function resolveRob(tb: TableState): Next {
   const s = tb.offeredBy;
   const t = tb.offered;
   const winners = collectWinners(tb);
@@ -124,11 +138,11 @@ export function resolveRob(tb: Table): void {
     tb.inFlight = t;
     return endWin(tb, winners, false, s, t, true, falseWins);
   }
-  drawFor(tb, s, true);
+  return NEXT_REPLACEMENT | s;
 }
 
 /** Resolve a claim window: every legal win stands, else kong > pung > chow, else the next seat draws. */
-export function resolveClaim(tb: Table): void {
+export function resolveClaim(tb: TableState): Next {
   const d = tb.offeredBy;
   const t = tb.offered;
   const winners = collectWinners(tb);
@@ -147,7 +161,7 @@ export function resolveClaim(tb: Table): void {
       pick = i;
     }
   }
-  if (pick < 0) return drawFor(tb, (d + 1) & 3, false);
+  if (pick < 0) return NEXT_DRAW | ((d + 1) & 3);
   const s = tb.windowSeats[pick]!;
   const a = tb.windowAnswer[pick]!;
   if (tb.onStep) tb.onStep({ type: 'claim', seat: s, action: a, from: d });
@@ -160,7 +174,7 @@ export function resolveClaim(tb: Table): void {
     tb.removeFromHand(s, t, 3);
     tb.publicSeen[t]! += 3;
     tb.addMeld(s, MELD_KONG, t, d);
-    return drawFor(tb, s, true);
+    return NEXT_REPLACEMENT | s;
   }
   if (k === ActionKind.PUNG) {
     tb.removeFromHand(s, t, 2);
@@ -180,5 +194,5 @@ export function resolveClaim(tb: Table): void {
   tb.afterClaim = true;
   tb.afterKong = false;
   tb.phase = PHASE_TURN;
-  setupTurn(tb);
+  return NEXT_TURN;
 }

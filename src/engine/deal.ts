@@ -2,15 +2,16 @@
  * Deal and draws (docs/rules.md#deal, docs/rules.md#flowers): the deal of 16 tiles each and the
  * dealer's 17th, flowers shown and replaced from the back seat by seat from the dealer,
  * every draw from the front or (kong and flower replacements) from the back, the drawn
- * hand at the reserve, and the instant flower wins of `full`.
+ * hand at the reserve, and the instant flower wins of `full`. A deal or a draw ends the hand
+ * or asks for the seat's turn next (`NEXT_TURN`).
  */
 import { FLOWER_BASE, type Tile } from '../core/tiles.js';
-import { PHASE_TURN, type Table } from './table.js';
-import { setupTurn } from './turn.js';
+import { NEXT_NONE, NEXT_TURN, PHASE_TURN, type Next } from './constants.js';
+import type { TableState } from './state.js';
 import { endDrawn, endInstant } from './end.js';
 
-/** Deal the hand: 16 tiles to each seat from the dealer, the dealer's 17th, then flowers replaced in rounds; opens the dealer's turn. */
-export function deal(tb: Table): void {
+/** Deal the hand: 16 tiles to each seat from the dealer, the dealer's 17th, then flowers replaced in rounds; next, the dealer's turn. */
+export function deal(tb: TableState): Next {
   const d = tb.dealer;
   tb.dealing = true;
   if (tb.onStep) emitDeal(tb);
@@ -35,7 +36,7 @@ export function deal(tb: Table): void {
         recordDraw(tb, s, t, 'back');
         receive(tb, s, t);
       }
-      if (checkInstant(tb)) return;
+      if (checkInstant(tb)) return NEXT_NONE;
     }
   }
   if (tb.luck) tb.luck.dealt(tb);
@@ -46,11 +47,11 @@ export function deal(tb: Table): void {
   tb.afterClaim = false;
   tb.afterKong = false;
   tb.phase = PHASE_TURN;
-  setupTurn(tb);
+  return NEXT_TURN;
 }
 
 /** Give a dealt or replacement tile to a seat during the deal; flowers are shown at once and queued for replacement. */
-export function receive(tb: Table, s: number, t: Tile): void {
+export function receive(tb: TableState, s: number, t: Tile): void {
   if (t >= FLOWER_BASE) {
     tb.flowerMask[s]! |= 1 << (t - FLOWER_BASE);
     tb.pendingFlowers[s]!++;
@@ -62,7 +63,7 @@ export function receive(tb: Table, s: number, t: Tile): void {
 }
 
 /** Report the deal step (the dealt tiles, flowers included, reconstructed from the wall order). */
-export function emitDeal(tb: Table): void {
+export function emitDeal(tb: TableState): void {
   // Reconstruct the dealt tiles from the wall order (flowers included).
   const hands: Tile[][] = [[], [], [], []];
   let p = 0;
@@ -74,9 +75,9 @@ export function emitDeal(tb: Table): void {
 /**
  * Seat `s` draws (from the back for a kong replacement), showing and replacing flowers.
  * Ends the hand drawn when nothing can be drawn, or on an instant flower win; otherwise
- * sets up the seat's turn.
+ * the seat's turn is next.
  */
-export function drawFor(tb: Table, s: number, replacement: boolean): void {
+export function drawFor(tb: TableState, s: number, replacement: boolean): Next {
   if (tb.drawable() <= 0) return endDrawn(tb);
   tb.cur = s;
   tb.drawing = true;
@@ -85,7 +86,7 @@ export function drawFor(tb: Table, s: number, replacement: boolean): void {
   while (t >= FLOWER_BASE) {
     tb.flowerMask[s]! |= 1 << (t - FLOWER_BASE);
     if (tb.onStep) tb.onStep({ type: 'flower', seat: s, tile: t });
-    if (checkInstant(tb)) return;
+    if (checkInstant(tb)) return NEXT_NONE;
     if (tb.drawable() <= 0) return endDrawn(tb);
     t = tb.wall[--tb.end]!;
     recordDraw(tb, s, t, 'back');
@@ -98,11 +99,11 @@ export function drawFor(tb: Table, s: number, replacement: boolean): void {
   tb.afterClaim = false;
   tb.heavenly = false;
   tb.phase = PHASE_TURN;
-  setupTurn(tb);
+  return NEXT_TURN;
 }
 
 /** In profiles with instant flower wins: end the hand if a seat holds eight flowers, or seven while another holds the eighth. */
-export function checkInstant(tb: Table): boolean {
+export function checkInstant(tb: TableState): boolean {
   if (!tb.rules.instantFlowerWins) return false;
   for (let s = 0; s < 4; s++) {
     const m = tb.flowerMask[s]!;
@@ -126,7 +127,7 @@ export function checkInstant(tb: Table): boolean {
 }
 
 /** Report a draw step (the tile counts as in flight while the observer runs). */
-export function recordDraw(tb: Table, s: number, t: Tile, from: 'front' | 'back'): void {
+export function recordDraw(tb: TableState, s: number, t: Tile, from: 'front' | 'back'): void {
   if (!tb.onStep) return;
   tb.inFlight = t; // between the wall and the hand while the step is observed
   tb.onStep({ type: 'draw', seat: s, tile: t, from });

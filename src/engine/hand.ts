@@ -8,7 +8,8 @@ import { WIND_LETTERS } from '../rules/types.js';
 import { formatAction, type Action } from './actions.js';
 import { makeChecker } from './check.js';
 import { makeRulesChecker } from './rules-check.js';
-import { PHASE_TURN, Table, type TableSetup } from './table.js';
+import { PHASE_TURN } from './constants.js';
+import { Table, type TableSetup } from './table.js';
 import { BotError, IllegalActionError, type Bot, type BotFactory, type HandResult, type Step } from './types.js';
 import { NO_SCORES } from './view.js';
 

@@ -46,7 +46,7 @@ import { HandState } from '../hand/index.js';
 import { scoreHand } from '../rules/index.js';
 import type { WinFacts } from '../rules/types.js';
 import { settleWinners, winFacts } from './end.js';
-import type { Table } from './table.js';
+import type { LuckHook, TableState } from './state.js';
 
 /** The terms of one draw, per seat (see the module comment). */
 export const LUCK_TERMS = [
@@ -86,7 +86,7 @@ const T_DEAL_IN_SHARE = 9;
  * weighted sum after the zero-sum transform (`luckOf`), which the hand's result then carries
  * (`HandResult.luck`). Reusable across hands.
  */
-export class LuckAccount {
+export class LuckAccount implements LuckHook {
   /** Σ of each feature's terms per seat over the hand. */
   readonly features = new Float64Array(4 * LUCK_F);
   /** Non-flower tiles left in the wall, by kind (the tile being drawn included while its terms are made). */
@@ -124,7 +124,7 @@ export class LuckAccount {
   }
 
   /** The deal is complete (flowers replaced): the deal's terms and the dealer's 17th tile. Called by the table. */
-  dealt(tb: Table): void {
+  dealt(tb: TableState): void {
     this.prime(tb);
     const left = this.left;
     const d = tb.dealer;
@@ -151,7 +151,7 @@ export class LuckAccount {
   }
 
   /** Count the non-flower tiles left in the table's wall (what the terms of the next draw weigh the tiles by). */
-  prime(tb: Table): void {
+  prime(tb: TableState): void {
     const left = this.left;
     left.fill(0);
     let n = 0;
@@ -175,7 +175,7 @@ export class LuckAccount {
    * and feature, leaving the account as it was: weighted by the tiles left, their mean over `u`
    * is 0 (what the tests check). `u` must be left in the wall.
    */
-  termsFor(tb: Table, s: number, u: Tile): Float64Array {
+  termsFor(tb: TableState, s: number, u: Tile): Float64Array {
     if (!(this.left[u]! > 0)) throw new RangeError(`termsFor: no ${u} left in the wall`);
     const saved = this.features.slice();
     this.features.fill(0);
@@ -186,7 +186,7 @@ export class LuckAccount {
   }
 
   /** Seat `s` draws non-flower tile `t` (out of the wall, not yet in the hand). Called by the table. */
-  draw(tb: Table, s: number, t: Tile): void {
+  draw(tb: TableState, s: number, t: Tile): void {
     this.event(tb, s, t, this.load(tb, s), true);
     this.left[t]!--;
     this.nonFlowerLeft--;
@@ -199,7 +199,7 @@ export class LuckAccount {
   }
 
   /** The terms of seat `s` drawing `t` into its 16-state hand `h`, with `left` counting `t`. */
-  private event(tb: Table, s: number, t: Tile, h: HandState, loaded: boolean): void {
+  private event(tb: TableState, s: number, t: Tile, h: HandState, loaded: boolean): void {
     const n = this.nonFlowerLeft;
     if (n <= 0) return;
     const left = this.left;
@@ -262,7 +262,7 @@ export class LuckAccount {
    * tiles left, into term `term`; with `hFrom` (the discarder's hand) also into the "free" term,
    * counting only tiles that do not lower the discarder's shanten.
    */
-  private winTerms(tb: Table, w: number, from: number, t: Tile, hw: HandState, term: number, hFrom: HandState | null): void {
+  private winTerms(tb: TableState, w: number, from: number, t: Tile, hw: HandState, term: number, hFrom: HandState | null): void {
     const found = hw.waitMasks(this.masks);
     if (found === 0) return;
     const n = this.nonFlowerLeft;
@@ -305,7 +305,7 @@ export class LuckAccount {
    * else on `from`'s discard), by seat, or null if that is no win. Cached per seat while its
    * hand, melds, flowers and ready flag stay as they were.
    */
-  private settlement(tb: Table, w: number, hw: HandState, u: Tile, from: number): Float64Array | null {
+  private settlement(tb: TableState, w: number, hw: HandState, u: Tile, from: number): Float64Array | null {
     const sig = this.sig;
     const o = w * 7;
     const k = hw.keys;
@@ -441,7 +441,7 @@ export class LuckAccount {
   }
 
   /** Seat `s`'s hand in its scratch kernel. */
-  private load(tb: Table, s: number): HandState {
+  private load(tb: TableState, s: number): HandState {
     return this.scratch[s]!.load(tb.hands[s]!.counts, tb.meldCount[s]!);
   }
 }

@@ -13,49 +13,48 @@
  * a claim window on a discard and a rob window on an added kong, where every seat with a
  * choice decides at once and the window resolves when all have answered.
  *
- * Where each phase lives (DESIGN.md "Split by phase"):
+ * Where each phase lives (DESIGN.md "Split by phase"). Imports point one way: deal, turn and
+ * claim read and write the state and may end the hand (end.ts), but never call one another
+ * or import this file; end.ts, check.ts and view.ts need only the state, luck.ts the state
+ * and end.ts (test/architecture.test.ts finds any import circle):
+ * - `constants.ts`: meld kinds, phase codes and their names, list bounds, the `NEXT_*` codes;
+ * - `state.ts`: the state (`TableState`: every field, the only writers of the hands);
  * - `deal.ts`: the deal, flowers, draws from the front and the back, the drawn hand, instant flower wins;
  * - `turn.ts`: a seat's turn — its legal actions and what each does;
  * - `claim.ts`: claim and rob windows — who may claim, and the resolution by priority;
  * - `end.ts`: the end of a hand — win facts, scoring and settlement;
- * - this file: the state, who must decide, the entry point, positions as data, and the
- *   only writers of the hands (`addToHand`, `removeFromHand`, `addMeld`).
+ * - this file: `Table extends TableState` — who must decide, the entry point, `advance` (which
+ *   phase follows which: each phase step returns a `NEXT_*` code and `advance` runs it), and
+ *   positions as data.
  */
-import { FLOWER_BASE, KINDS, TOTAL_TILES, type Tile } from '../core/tiles.js';
+import { TOTAL_TILES, type Tile } from '../core/tiles.js';
 import { fillWall, validateWall } from '../core/wall.js';
 import type { Profile } from '../rules/profiles.js';
 import type { Wind } from '../rules/types.js';
 import { ActionKind, actionKind, isAction, type Action } from './actions.js';
-import { HandState } from '../hand/index.js';
 import { checkTable } from './check.js';
-import { deal } from './deal.js';
-import { applyTurn } from './turn.js';
-import { answerWindow } from './claim.js';
+import {
+  decisionPhaseOf,
+  LEGAL_MAX,
+  NEXT_CLAIM_WINDOW,
+  NEXT_DRAW,
+  NEXT_NONE,
+  NEXT_REPLACEMENT,
+  NEXT_ROB_WINDOW,
+  NEXT_TURN,
+  PHASE_OVER,
+  PHASE_TURN,
+  type DecisionPhase,
+  type Next,
+} from './constants.js';
+import { deal, drawFor } from './deal.js';
+import { setupTurn, applyTurn } from './turn.js';
+import { answerWindow, openClaimWindow, openRobWindow } from './claim.js';
 import { endFalseWin } from './end.js';
-import { IllegalActionError, type DecisionPhase, type HandResult, type Step, type View } from './types.js';
-import { SeatView } from './view.js';
 import type { LuckAccount } from './luck.js';
-
-/** Meld codes in `meldKind`. */
-export const MELD_CHOW = 1;
-export const MELD_PUNG = 2;
-/** A claimed kong or a pung with a tile added (both count as claimed sets). */
-export const MELD_KONG = 3;
-export const MELD_CONCEALED_KONG = 4;
-
-/** Meld slots per seat: seat s's melds are at `s * MELD_MAX + i`. */
-export const MELD_MAX = 5;
-
-/** Phases of the state machine. */
-export const PHASE_TURN = 0;
-export const PHASE_CLAIM = 1;
-export const PHASE_ROB = 2;
-export const PHASE_OVER = 3;
-
-/** Capacity of one legal-action list. */
-export const LEGAL_MAX = 64;
-/** Capacity of one seat's river. */
-export const RIVER_MAX = 64;
+import { STATE_FIELDS, TableState } from './state.js';
+import { IllegalActionError, type HandResult, type View } from './types.js';
+import { SeatView } from './view.js';
 
 /** Everything needed to set up one hand. */
 export interface TableSetup {
@@ -77,105 +76,10 @@ export interface TableSetup {
   readonly luck?: LuckAccount;
 }
 
-/** The referee of one hand. Fields are public for the view, the checker and tests; only `apply` changes them. */
-export class Table {
-  rules!: Profile;
-  seed = '';
-  handKey = 0;
-  dealer = 0;
-  round: Wind = 0;
-  streak = 0;
-  base = 1;
-  perTai = 1;
-  reserve = 16;
-
-  /** The 144 tiles in draw order; draws take `wall[front++]`, replacements `wall[--end]`. */
-  readonly wall = new Uint8Array(TOTAL_TILES);
-  front = 0;
-  end = TOTAL_TILES;
-
-  /** Concealed tiles by seat: `hand[seat * 34 + t]`. */
-  readonly hand = new Uint8Array(4 * KINDS);
-  /** Flowers shown, bitmask per seat (bit f = tile 34 + f). */
-  readonly flowerMask = new Uint8Array(4);
-  /** Melds by seat: slot `seat * MELD_MAX + i`. */
-  readonly meldKind = new Uint8Array(4 * MELD_MAX);
-  readonly meldTile = new Uint8Array(4 * MELD_MAX);
-  readonly meldFrom = new Int8Array(4 * MELD_MAX);
-  readonly meldCount = new Uint8Array(4);
-  /** Unclaimed discards by seat: `river[seat * RIVER_MAX + i]`. */
-  readonly river = new Uint8Array(4 * RIVER_MAX);
-  readonly riverLen = new Uint8Array(4);
-  /** Discards ever made by seat and kind (claimed ones included). */
-  readonly discarded = new Uint8Array(4 * KINDS);
-  /** Copies of each kind visible to everyone: rivers and claimed melds. */
-  readonly publicSeen = new Uint8Array(KINDS);
-  readonly ready = new Uint8Array(4);
-
-  /**
-   * Each seat's hand kernel over its slice of `hand`: suit keys, held kinds and fours kept on
-   * every change, so the referee's questions (complete? waits? shanten?) are table reads.
-   */
-  readonly hands: readonly HandState[] = [0, 1, 2, 3].map((s) => new HandState(undefined, 0, this.hand.subarray(s * KINDS, s * KINDS + KINDS)));
-  /**
-   * Shanten of each seat's hand before its draw (the 16-state), cached until the hand
-   * changes other than by a draw. A hand can win on a tile only if this is 0, and can
-   * discard into ready after a draw only if it is at most 1: most checks stop here.
-   */
-  readonly sh16 = new Int8Array(4);
-  readonly sh16Valid = new Uint8Array(4);
-
-  phase = PHASE_TURN;
-  /** The seat whose turn it is (also the discarder during a claim window, the konger during a rob). */
-  cur = 0;
-  /** The tile drawn this turn, or −1 after a claim. */
-  drawn = -1;
-  afterKong = false;
-  /** The dealer's first decision: a complete hand is the heavenly hand. */
-  heavenly = false;
-  /** The dealer's 17th tile as dealt: the last non-flower tile it received in the deal (the heavenly hand's winning tile). */
-  dealerLast = -1;
-  /** The turn follows a claimed chow or pung: discard only. */
-  afterClaim = false;
-  /** Tile on offer in a claim or rob window, its seat. */
-  offered = -1;
-  offeredBy = -1;
-  /** The offered discard was made with no drawable tile left (河底). */
-  offeredIsLast = false;
-  /** A robbed tile in transit (counted by the checker), or −1. */
-  inFlight = -1;
-  /** Flowers each seat has shown in the deal's current round and must still replace. */
-  readonly pendingFlowers = new Uint8Array(4);
-  /** Scratch of `realWaits`: wait masks per suit. */
-  readonly readyMasks = new Uint16Array(4);
-  /** The open window: its seats in turn order from the offering seat, how many have yet to answer, who has, and the answers. */
-  readonly windowSeats = new Int8Array(3);
-  windowN = 0;
-  windowLeft = 0;
-  readonly windowAnswered = new Uint8Array(3);
-  readonly windowAnswer = new Int32Array(3);
-  /** The answer at this window index is a false win (`full`): a win declared that is not one. */
-  readonly windowFalse = new Uint8Array(3);
-  readonly windowLegal = new Int32Array(3 * LEGAL_MAX);
-  readonly windowLegalLen = new Uint8Array(3);
-  /** The legal actions of the turn's decision. */
-  readonly turnLegal = new Int32Array(LEGAL_MAX);
-  turnLegalLen = 0;
-
-  turns = 0;
-  /** The deal is in progress (hand sizes are not yet final). */
-  dealing = false;
-  /** A draw (with its flower replacements) is in progress for `cur`. */
-  drawing = false;
-  /** The hand's record once it is over (see `result()`). */
-  final: HandResult | null = null;
-  /** Called with every step when set (allocates step objects; off in the hot path). */
-  onStep: ((step: Step) => void) | null = null;
-  /** Where the hand's chance-event terms go (luck.ts), or null: off. */
-  luck: LuckAccount | null = null;
+/** The referee of one hand: the state (state.ts) and what drives it. */
+export class Table extends TableState {
   /** The seats' views, one per seat for the table's life. */
   private readonly views: readonly SeatView[] = [0, 1, 2, 3].map((s) => new SeatView(this, s));
-
 
   /** Set up and deal a hand (reusing this table's arrays). */
   reset(setup: TableSetup): this {
@@ -219,21 +123,11 @@ export class Table {
     this.final = null;
     this.luck = setup.luck ?? null;
     this.luck?.clear();
-    deal(this);
+    this.advance(deal(this));
     return this;
   }
 
   // ───────────────────────── queries ─────────────────────────
-
-  /** Tiles that can still be drawn before the hand is drawn. */
-  drawable(): number {
-    return this.end - this.front - this.reserve;
-  }
-
-  /** Seat wind of a seat index. */
-  windOf(seat: number): Wind {
-    return ((seat - this.dealer + 4) & 3) as Wind;
-  }
 
   /** Is the hand over? */
   isOver(): boolean {
@@ -248,7 +142,7 @@ export class Table {
 
   /** What the pending decisions are about. */
   decisionPhase(): DecisionPhase {
-    return this.phase === PHASE_CLAIM ? 'claim' : this.phase === PHASE_ROB ? 'rob' : 'turn';
+    return decisionPhaseOf(this.phase);
   }
 
   // ───────────────────────── who must decide ─────────────────────────
@@ -362,7 +256,7 @@ export class Table {
     if (this.rules.falseWinPenaltyTai !== null && isAction(a) && actionKind(a) === ActionKind.WIN) {
       this.record(seat, a);
       if (this.phase === PHASE_TURN) endFalseWin(this, [seat]);
-      else answerWindow(this, this.windowIndex(seat), a, true);
+      else this.advance(answerWindow(this, this.windowIndex(seat), a, true));
       return this;
     }
     throw new IllegalActionError(seat, a, Array.from(this.legalOf(seat)));
@@ -371,9 +265,39 @@ export class Table {
   /** `apply` without the checks: `a` must be legal for the pending `seat`. */
   step(seat: number, a: Action): this {
     this.record(seat, a);
-    if (this.phase === PHASE_TURN) applyTurn(this, seat, a);
-    else answerWindow(this, this.windowIndex(seat), a, false);
+    this.advance(this.phase === PHASE_TURN ? applyTurn(this, seat, a) : answerWindow(this, this.windowIndex(seat), a, false));
     return this;
+  }
+
+  /**
+   * Run what the last phase step asked for, and what each next step asks, until a decision is
+   * pending or the hand is over: the one place that knows which phase follows which (the phase
+   * files return a `NEXT_*` code instead of calling each other). The steps run in the order the
+   * rules take them: a step's successor is always its last act.
+   */
+  private advance(next: Next): void {
+    while (next !== NEXT_NONE) {
+      const seat = next & 3;
+      switch (next - seat) {
+        case NEXT_DRAW:
+          next = drawFor(this, seat, false);
+          break;
+        case NEXT_REPLACEMENT:
+          next = drawFor(this, seat, true);
+          break;
+        case NEXT_TURN:
+          next = setupTurn(this);
+          break;
+        case NEXT_CLAIM_WINDOW:
+          next = openClaimWindow(this, this.offeredBy, this.offered);
+          break;
+        case NEXT_ROB_WINDOW:
+          next = openRobWindow(this, this.offeredBy, this.offered);
+          break;
+        default:
+          throw new Error(`internal: no next step ${next}`);
+      }
+    }
   }
 
   // ───────────────────────── positions as data ─────────────────────────
@@ -436,39 +360,7 @@ export class Table {
     return t;
   }
 
-  // ───────────────────────── changing the hands (the only writers) ─────────────────────────
-
-  /** The seat's 34 concealed counts (a live subarray: the seat's kernel's storage). */
-  handSlice(s: number): Uint8Array {
-    return this.hands[s]!.counts;
-  }
-
-  /** Reload every seat's kernel from `hand` and `meldCount` (after a copy or a restore). */
-  private loadHands(): void {
-    for (let s = 0; s < 4; s++) this.hands[s]!.load(this.hands[s]!.counts, this.meldCount[s]!);
-    this.sh16Valid.fill(0);
-  }
-
-  /** Take `n` copies of tile `t` out of seat `s`'s concealed hand. */
-  removeFromHand(s: number, t: Tile, n: number): void {
-    this.hands[s]!.remove(t, n);
-    this.sh16Valid[s] = 0;
-  }
-
-  /** Put tile `t` into seat `s`'s concealed hand. */
-  addToHand(s: number, t: Tile): void {
-    this.hands[s]!.add(t);
-  }
-
-  /** Lay down a meld for seat `s` (its tiles already taken out of the hand). */
-  addMeld(s: number, kind: number, t: Tile, from: number): void {
-    const i = s * MELD_MAX + this.meldCount[s]!;
-    this.meldKind[i] = kind;
-    this.meldTile[i] = t;
-    this.meldFrom[i] = from;
-    this.hands[s]!.setMelds(++this.meldCount[s]!);
-    this.sh16Valid[s] = 0;
-  }
+  // ───────────────────────── observing ─────────────────────────
 
   /** Report seat's decision `a` to the step observer. */
   record(seat: number, a: Action): void {
@@ -488,30 +380,14 @@ export interface PendingDecision {
 export const SNAPSHOT_FORMAT = 'tw16-table-1';
 
 /**
- * A table position as JSON data: `state` holds every field named in STATE_FIELDS, typed
+ * A table position as JSON data: `state` holds every field named in STATE_FIELDS (state.ts), typed
  * arrays as number arrays (wall, hands, melds, rivers, windows and legal lists as laid out
- * in Table), `rules` as the compiled profile, `final` as the HandResult once the hand is over.
+ * in TableState), `rules` as the compiled profile, `final` as the HandResult once the hand is over.
  */
 export interface TableSnapshot {
   readonly format: typeof SNAPSHOT_FORMAT;
   readonly state: Readonly<Record<string, unknown>>;
 }
-
-/**
- * The fields that make up a position (everything else is a cache, an observer, or the seats'
- * kernels, reloaded from `hand` and `meldCount`): copied by `copyFrom`, written by `snapshot`,
- * read by `restore`. A new state field goes here.
- */
-const STATE_FIELDS = [
-  'rules', 'seed', 'handKey', 'dealer', 'round', 'streak', 'base', 'perTai', 'reserve',
-  'wall', 'front', 'end',
-  'hand', 'flowerMask', 'meldKind', 'meldTile', 'meldFrom', 'meldCount',
-  'river', 'riverLen', 'discarded', 'publicSeen', 'ready',
-  'phase', 'cur', 'drawn', 'afterKong', 'heavenly', 'dealerLast', 'afterClaim',
-  'offered', 'offeredBy', 'offeredIsLast', 'inFlight',
-  'windowSeats', 'windowN', 'windowLeft', 'windowAnswered', 'windowAnswer', 'windowFalse', 'windowLegal', 'windowLegalLen',
-  'turnLegal', 'turnLegalLen', 'turns', 'dealing', 'drawing', 'pendingFlowers', 'final',
-] as const;
 
 const NO_ACTIONS = new Int32Array(0);
 

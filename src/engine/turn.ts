@@ -1,19 +1,32 @@
 /**
  * A seat's turn: its legal actions after a draw, a kong replacement or a claimed chow/pung
  * (win, discard, ready, concealed and added kongs; a ready seat's narrower set; casual's
- * automatic self-drawn win) and what each turn action does.
+ * automatic self-drawn win) and what each turn action does: a discard asks for the claim
+ * window next (`NEXT_CLAIM_WINDOW`), an added kong for the rob window, a concealed kong for
+ * its replacement draw.
  */
 import { KINDS, type Tile } from '../core/tiles.js';
 import { waits } from '../hand/index.js';
 import { ActionKind, actionKind, actionTile, action, type Action } from './actions.js';
-import { MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_MAX, MELD_PUNG, RIVER_MAX, type Table } from './table.js';
+import {
+  MELD_CHOW,
+  MELD_CONCEALED_KONG,
+  MELD_KONG,
+  MELD_MAX,
+  MELD_PUNG,
+  NEXT_CLAIM_WINDOW,
+  NEXT_NONE,
+  NEXT_REPLACEMENT,
+  NEXT_ROB_WINDOW,
+  RIVER_MAX,
+  type Next,
+} from './constants.js';
+import type { TableState } from './state.js';
 import { IllegalActionError } from './types.js';
-import { drawFor } from './deal.js';
-import { openClaimWindow, openRobWindow } from './claim.js';
 import { endWin, scoreWin } from './end.js';
 
-/** Compute the legal actions of the current seat's turn. */
-export function setupTurn(tb: Table): void {
+/** Compute the legal actions of the current seat's turn (or, in casual, declare its self-drawn win); nothing follows until it decides. */
+export function setupTurn(tb: TableState): Next {
   const s = tb.cur;
   const L = tb.turnLegal;
   let n = 0;
@@ -31,7 +44,7 @@ export function setupTurn(tb: Table): void {
     L[n++] = action(ActionKind.DISCARD, tb.drawn);
     if (tb.drawable() > 0) n = addReadyKong(tb, s, n);
     tb.turnLegalLen = n;
-    return;
+    return NEXT_NONE;
   }
   const discard = ActionKind.DISCARD * 64;
   // The held kinds, lowest first, from the seat's bitmasks (ascending like a scan of the counts).
@@ -40,7 +53,7 @@ export function setupTurn(tb: Table): void {
   for (let b = held[0]!; b !== 0; b &= b - 1) L[n++] = discard + 31 - Math.clz32(b & -b);
   for (let b = held[1]!; b !== 0; b &= b - 1) L[n++] = discard + 63 - Math.clz32(b & -b);
   const fours = hand.fours;
-  if (tb.rules.readyDeclaration && !tb.ready[s] && (tb.drawn < 0 || shanten16(tb, s, tb.drawn) <= 1)) n = addReadyDiscards(tb, s, n);
+  if (tb.rules.readyDeclaration && !tb.ready[s] && (tb.drawn < 0 || tb.shanten16(s, tb.drawn) <= 1)) n = addReadyDiscards(tb, s, n);
   if (!tb.afterClaim && tb.drawable() > 0) {
     if (fours > 0) for (let t = 0; t < KINDS; t++) if (h[o + t] === 4) L[n++] = action(ActionKind.CONCEALED_KONG, t);
     const m0 = s * MELD_MAX;
@@ -52,14 +65,15 @@ export function setupTurn(tb: Table): void {
     if (n - k0 > 1) sortRange(L, k0, n);
   }
   tb.turnLegalLen = n;
+  return NEXT_NONE;
 }
 
 /** The winning tile if the seat's 17-state hand is a legal self-drawn win now, else −1. */
-export function selfDrawWinTile(tb: Table, s: number): number {
+export function selfDrawWinTile(tb: TableState, s: number): number {
   // The heavenly hand's winning tile is the dealer's 17th tile as dealt (docs/rules.md#heavenly-hand).
   const t = tb.heavenly ? tb.dealerLast : tb.drawn;
   if (t < 0) return -1;
-  if (shanten16(tb, s, t) > 0 || !tb.hands[s]!.isWinning()) return -1;
+  if (tb.shanten16(s, t) > 0 || !tb.hands[s]!.isWinning()) return -1;
   if (tb.rules.minTai > 0 && scoreWin(tb, s, t, true, false).tai < tb.rules.minTai) return -1;
   return t;
 }
@@ -69,7 +83,7 @@ export function selfDrawWinTile(tb: Table, s: number): number {
  * or added to its own pung) and only when its waits stay exactly the same
  * (docs/rules.md#ready-kong). Rare, so it compares the waits plainly.
  */
-export function addReadyKong(tb: Table, s: number, n: number): number {
+export function addReadyKong(tb: TableState, s: number, n: number): number {
   const t = tb.drawn;
   const concealed = tb.hand[s * KINDS + t] === 4;
   let pung = false;
@@ -89,14 +103,14 @@ export function addReadyKong(tb: Table, s: number, n: number): number {
  * The waits (docs/rules.md#waits) of concealed counts `c` with `melds` sets laid down by seat s,
  * as a comparable string; `konged` is a kind whose four copies are now all in melds (−1: none).
  */
-export function waitList(tb: Table, s: number, c: Uint8Array, melds: number, konged: number): string {
+export function waitList(tb: TableState, s: number, c: Uint8Array, melds: number, konged: number): string {
   return waits(c, melds)
     .filter((w) => (w === konged ? 4 : c[w]! + meldCopies(tb, s, w)) < 4)
     .join(',');
 }
 
 /** Append READY(t) for every discard t that leaves the hand with at least one wait. */
-export function addReadyDiscards(tb: Table, s: number, n: number): number {
+export function addReadyDiscards(tb: TableState, s: number, n: number): number {
   // No discard can leave a hand ready unless its 17-state shanten is 0 or less (cheap).
   if (tb.hands[s]!.shanten() > 0) return n;
   const o = s * KINDS;
@@ -111,7 +125,7 @@ export function addReadyDiscards(tb: Table, s: number, n: number): number {
  * Waits (docs/rules.md#waits) of the seat's hand less tile `minus`: the kinds that complete
  * it, leaving out kinds the seat holds all four of in hand and melds together.
  */
-export function realWaits(tb: Table, s: number, minus: number): number {
+export function realWaits(tb: TableState, s: number, minus: number): number {
   const m = tb.readyMasks;
   let k = tb.hands[s]!.waitMasks(m, minus);
   if (k === 0) return 0;
@@ -126,7 +140,7 @@ export function realWaits(tb: Table, s: number, minus: number): number {
 }
 
 /** Copies of kind t in the seat's melds (chows, pungs, kongs; concealed kongs too). */
-export function meldCopies(tb: Table, s: number, t: Tile): number {
+export function meldCopies(tb: TableState, s: number, t: Tile): number {
   let k = 0;
   const m0 = s * MELD_MAX;
   for (let i = 0; i < tb.meldCount[s]!; i++) {
@@ -140,7 +154,7 @@ export function meldCopies(tb: Table, s: number, t: Tile): number {
 }
 
 /** Apply seat `s`'s turn action `a` (legal): a self-drawn win, a discard (ready or not), a concealed or added kong. */
-export function applyTurn(tb: Table, s: number, a: Action): void {
+export function applyTurn(tb: TableState, s: number, a: Action): Next {
   const k = actionKind(a);
   const t = actionTile(a);
   switch (k) {
@@ -153,16 +167,16 @@ export function applyTurn(tb: Table, s: number, a: Action): void {
       tb.removeFromHand(s, t, 4);
       tb.addMeld(s, MELD_CONCEALED_KONG, t, -1);
       tb.heavenly = false;
-      return drawFor(tb, s, true);
+      return NEXT_REPLACEMENT | s;
     case ActionKind.ADDED_KONG:
       return addedKong(tb, s, t);
     default:
-      throw new IllegalActionError(s, a, Array.from(tb.legalOf(s)));
+      throw new IllegalActionError(s, a, Array.from(tb.turnLegal.subarray(0, tb.turnLegalLen)));
   }
 }
 
-/** Seat `s` discards `t` (declaring ready): open the claim window on it, or the next seat draws. */
-export function discard(tb: Table, s: number, t: Tile, declareReady: boolean): void {
+/** Seat `s` discards `t` (declaring ready); next, the claim window on it. */
+export function discard(tb: TableState, s: number, t: Tile, declareReady: boolean): Next {
   tb.removeFromHand(s, t, 1);
   tb.river[s * RIVER_MAX + tb.riverLen[s]!] = t;
   tb.riverLen[s]!++;
@@ -176,12 +190,11 @@ export function discard(tb: Table, s: number, t: Tile, declareReady: boolean): v
   tb.offered = t;
   tb.offeredBy = s;
   tb.offeredIsLast = tb.drawable() <= 0;
-  if (openClaimWindow(tb, s, t)) return;
-  drawFor(tb, (s + 1) & 3, false);
+  return NEXT_CLAIM_WINDOW;
 }
 
-/** Seat `s` adds `t` to its pung: open the rob window on it, or draw the replacement. */
-export function addedKong(tb: Table, s: number, t: Tile): void {
+/** Seat `s` adds `t` to its pung; next, the rob window on it. */
+export function addedKong(tb: TableState, s: number, t: Tile): Next {
   tb.removeFromHand(s, t, 1);
   const m0 = s * MELD_MAX;
   for (let i = 0; i < tb.meldCount[s]!; i++) {
@@ -195,17 +208,7 @@ export function addedKong(tb: Table, s: number, t: Tile): void {
   tb.offered = t;
   tb.offeredBy = s;
   tb.offeredIsLast = false;
-  if (openRobWindow(tb, s, t)) return;
-  drawFor(tb, s, true);
-}
-
-/** The cached 16-state shanten of seat s (`minus`: the tile drawn since, or −1). */
-export function shanten16(tb: Table, s: number, minus: number): number {
-  if (tb.sh16Valid[s]) return tb.sh16[s]!;
-  const v = tb.hands[s]!.shantenLess(minus);
-  tb.sh16[s] = v;
-  tb.sh16Valid[s] = 1;
-  return v;
+  return NEXT_ROB_WINDOW;
 }
 
 /** Insertion-sort `L[from..to)` (short lists; keeps legal actions ascending). */

@@ -7,12 +7,13 @@ import type { Rng } from '../core/rng.js';
 import type { PatternId, WinFacts, Wind } from '../rules/types.js';
 import type { Profile } from '../rules/profiles.js';
 import { formatAction, type Action } from './actions.js';
+import type { DecisionPhase } from './constants.js';
 
 /** A meld as a bot sees it. Another seat's concealed kong shows as `concealed_kong` with tile −1. */
 export type MeldKindName = 'chow' | 'pung' | 'kong' | 'concealed_kong';
 
-/** What a decision is about: the seat's own turn, a discard on offer, or an added kong that may be robbed. */
-export type DecisionPhase = 'turn' | 'claim' | 'rob';
+/** What a decision is about: the seat's own turn, a discard on offer, or an added kong that may be robbed (names and codes: constants.ts). */
+export type { DecisionPhase };
 
 /**
  * A read-only view of what one seat may know: its own concealed hand, everyone's melds,

@@ -6,21 +6,22 @@
 import { KINDS, type Tile } from '../core/tiles.js';
 import type { Profile } from '../rules/profiles.js';
 import type { Wind } from '../rules/types.js';
-import { MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_MAX, MELD_PUNG, PHASE_CLAIM, PHASE_ROB, PHASE_TURN, RIVER_MAX, type Table } from './table.js';
-import type { DecisionPhase, MeldKindName, View } from './types.js';
+import { MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_MAX, MELD_PUNG, PHASE_CLAIM, PHASE_ROB, PHASE_TURN, RIVER_MAX, decisionPhaseOf, type DecisionPhase } from './constants.js';
+import type { TableState } from './state.js';
+import type { MeldKindName, View } from './types.js';
 
 /** Match scores outside a match (shared, frozen). */
 export const NO_SCORES: readonly number[] = Object.freeze([0, 0, 0, 0]);
 
 /** The View of one seat at one table. */
 export class SeatView implements View {
-  readonly #t: Table;
+  readonly #t: TableState;
   readonly seat: number;
   readonly #hand = new Uint8Array(KINDS);
   #fresh = false;
   scores: readonly number[] = NO_SCORES;
 
-  constructor(table: Table, seat: number) {
+  constructor(table: TableState, seat: number) {
     this.#t = table;
     this.seat = seat;
   }
@@ -62,7 +63,7 @@ export class SeatView implements View {
     return this.#t.rules;
   }
   get phase(): DecisionPhase {
-    return this.#t.decisionPhase();
+    return decisionPhaseOf(this.#t.phase);
   }
   get handSize(): number {
     return this.#t.hands[this.seat]!.tiles;

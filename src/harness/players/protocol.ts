@@ -14,6 +14,7 @@ import {
   formatTiles,
   tileName,
   type Action,
+  type DecisionPhase,
   type HandResult,
   type MeldKindName,
   type Profile,
@@ -100,7 +101,7 @@ export interface ViewMessage {
   readonly streak: number;
   readonly handKey: number;
   readonly rules: string;
-  readonly phase: 'turn' | 'claim' | 'rob';
+  readonly phase: DecisionPhase;
   /** Own concealed tiles: 34 counts, and in MPSZ. */
   readonly hand: readonly number[];
   readonly handTiles: string;
