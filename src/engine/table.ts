@@ -32,7 +32,7 @@ import { deal } from './deal.js';
 import { applyTurn } from './turn.js';
 import { answerWindow } from './claim.js';
 import { endFalseWin } from './end.js';
-import { IllegalActionError, type DecisionPhase, type HandResult, type Step, type View } from './types.js';
+import { IllegalActionError, type DecisionPhase, type HandAt, type HandResult, type Step, type View } from './types.js';
 import { SeatView } from './view.js';
 import type { LuckAccount } from './luck.js';
 
@@ -57,17 +57,11 @@ export const LEGAL_MAX = 64;
 /** Capacity of one seat's river. */
 export const RIVER_MAX = 64;
 
-/** Everything needed to set up one hand. */
-export interface TableSetup {
+/** Everything needed to set up one hand: its position, rules and seed, stakes, and optionally its wall. */
+export interface TableSetup extends HandAt {
   readonly rules: Profile;
   /** Experiment seed (walls and bot streams derive from it). */
   readonly seed: string;
-  readonly handKey: number;
-  /** Dealer seat index 0–3. */
-  readonly dealer: number;
-  readonly round: Wind;
-  /** Dealer streak (hands kept in a row). */
-  readonly streak: number;
   /** Override `rules.base` / `rules.perTai` for settlement. */
   readonly base?: number;
   readonly perTai?: number;
