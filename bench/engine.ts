@@ -8,7 +8,7 @@
  */
 import { Bench } from 'tinybench';
 import { getProfile } from '../src/rules/index.js';
-import { playHand, type BotFactory } from '../src/engine/index.js';
+import { handPosition, playHand, type BotFactory } from '../src/engine/index.js';
 import { greedy, random } from '../bots/index.js';
 
 const BATCH = 100;
@@ -20,7 +20,7 @@ function batch(bots: readonly BotFactory[]): () => void {
   return () => {
     for (let i = 0; i < BATCH; i++) {
       const k = key++;
-      sink += playHand({ rules, seed: 'bench/engine', handKey: k, dealer: k & 3, round: 0, streak: 0, bots }).turns;
+      sink += playHand({ ...handPosition(k), rules, seed: 'bench/engine', bots }).turns;
     }
   };
 }

@@ -7,7 +7,8 @@
  * (two processes on halves of the range use both cores: `… 500000 soak 0` and `… 500000 soak 500000`).
  */
 import { getProfile, PROFILE_NAMES } from '../src/rules/index.js';
-import { playHand, replayCommand, type BotFactory } from '../src/engine/index.js';
+import { handPosition, playHand, type BotFactory } from '../src/engine/index.js';
+import { replayCommand } from '../src/harness/experiment/replay.js';
 import { ADVERSARIAL, BOTS, random } from '../bots/index.js';
 
 const N = Number(process.argv[2] ?? 1_000_000);
@@ -24,13 +25,14 @@ for (let k = first; k < first + N; k++) {
   const line = k % 2 === 0 ? [0, 0, 0, 0].map(() => -1) : [0, 1, 2, 3].map((s) => ((k >> 1) + s * 3) % names.length);
   const bots = line.map((i) => (i < 0 ? random : factories[i]!));
   const botNames = line.map((i) => (i < 0 ? 'random' : names[i]!));
-  const setup = { rules, seed, handKey: k, dealer: k & 3, round: ((k >> 2) & 3) as 0 | 1 | 2 | 3, streak: k % 4, botNames };
+  // The hands-mode position of the key, with the streak varied too (a streak changes settlement).
+  const setup = { ...handPosition(k), streak: k % 4, rules, seed, botNames };
   try {
     const r = playHand({ ...setup, bots, check: true });
     outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
   } catch (err) {
     failures++;
-    if (failures <= 20) console.log(`FAIL hand ${k}: ${err instanceof Error ? err.message : String(err)}\n  ${replayCommand(setup)}`);
+    if (failures <= 20) console.log(`FAIL hand ${k}: ${err instanceof Error ? err.message : String(err)}\n  ${replayCommand({ ...setup, rules: rules.name, bots: botNames, check: true })}`);
   }
   if ((k - first + 1) % 100_000 === 0) console.log(`${k - first + 1} hands, ${failures} failures, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }

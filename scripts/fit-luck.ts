@@ -14,9 +14,8 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { greedy, defensive, value, random } from '../bots/index.js';
-import { LUCK_F, LUCK_FEATURES, LuckAccount, playHand, type BotFactory } from '../src/engine/index.js';
+import { handPosition, LUCK_F, LUCK_FEATURES, LuckAccount, playHand, type BotFactory } from '../src/engine/index.js';
 import { seatings } from '../src/harness/experiment/experiment.js';
-import { handPosition } from '../src/harness/run/job.js';
 import { LUCK_FIT_SEED } from '../src/harness/experiment/luck.js';
 import { getProfile, PROFILE_NAMES } from '../src/rules/index.js';
 

@@ -14,16 +14,14 @@ import { existsSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { EXIT, UsageError } from '../core/errors.js';
-import { shellQuote } from '../core/shell.js';
 import { parseTile } from '../core/tiles.js';
 import { action, ActionKind, type Action } from '../engine/actions.js';
-import { replayCommand } from '../engine/hand.js';
-import { matchHandKey, MATCH_DRY_LIMIT, MATCH_HAND_LIMIT, nextDeal, type DealState } from '../engine/match.js';
-import type { BotFactory, HandResult } from '../engine/types.js';
+import { handPosition, MatchStepper } from '../engine/match.js';
+import type { BotFactory, HandAt, HandResult } from '../engine/types.js';
+import { replayCommand, withReplay } from '../harness/experiment/replay.js';
 import { DecisionsWriter, HUMAN, parseAction } from '../harness/view/decisions.js';
 import { describe, HandModel, type Frame, type HandHead } from '../harness/view/handview.js';
 import { playHandLive } from '../harness/view/live.js';
-import type { Wind } from '../rules/types.js';
 import { loadBotFactory } from '../harness/players/load.js';
 import { rulesFlag } from './replay.js';
 import { decisionScreen, endScreen, type Session } from './screen.js';
@@ -36,6 +34,7 @@ interface PlayArgs {
   hands?: number;
   match: boolean;
   decisions?: string;
+  check: boolean;
 }
 
 function builder(y: Argv): Argv<PlayArgs> {
@@ -46,7 +45,8 @@ function builder(y: Argv): Argv<PlayArgs> {
     .option('seed', { type: 'string', describe: 'seed of the walls and the bots (default: a new random one)' })
     .option('hands', { type: 'number', describe: 'independent hands to play (default 1)' })
     .option('match', { type: 'boolean', default: false, describe: 'play a whole match: dealer streaks, wind rounds, running scores' })
-    .option('decisions', { type: 'string', describe: 'where to record your decisions (default tw16-play-SEED.jsonl, numbered if taken)' }) as unknown as Argv<PlayArgs>;
+    .option('decisions', { type: 'string', describe: 'where to record your decisions (default tw16-play-SEED.jsonl, numbered if taken)' })
+    .option('check', { type: 'boolean', default: false, describe: 'run both referees (bookkeeping and rules checkers) after every step; a finding stops the game (exit 70)' }) as unknown as Argv<PlayArgs>;
 }
 
 /** The person stopped the game (Ctrl-C, or the end of input). */
@@ -159,15 +159,12 @@ export const playCommand: CommandModule<object, PlayArgs> = {
     const writer = new DecisionsWriter(file, { seed, rules: rules.name, bots: names });
     const prompter = new Prompter();
     const hands = argv.hands ?? 1;
-    const scores = [0, 0, 0, 0];
-    let deal: DealState = { dealer: 0, streak: 0, passes: 0 };
-    let dry = 0;
-    /** Hand number `n` of the session (hands mode: the key's position; a match: as playMatch deals), or null when the session is over. */
-    const handAt = (n: number): Pick<HandHead, 'handKey' | 'dealer' | 'round' | 'streak'> | null => {
-      if (!argv.match) return n < hands ? { handKey: n, dealer: n % 4, round: (Math.floor(n / 4) % 4) as Wind, streak: 0 } : null;
-      if (deal.passes >= 4 * rules.windRounds || dry >= MATCH_DRY_LIMIT || n >= MATCH_HAND_LIMIT) return null;
-      return { handKey: matchHandKey(0, n), dealer: deal.dealer, round: ((deal.passes >> 2) & 3) as Wind, streak: deal.streak };
-    };
+    // The match loop (a match), or hands 0…N−1 at their hands-mode positions.
+    const match = argv.match ? new MatchStepper(rules, 0) : null;
+    const scores = match?.scores ?? [0, 0, 0, 0];
+    const handAt = (n: number): HandAt | null => (match ? match.next() : n < hands ? handPosition(n) : null);
+    /** The command that replays a hand of this game exactly (with --check: a referee's finding). */
+    const replayOf = (at: HandAt, check = false) => replayCommand({ ...at, seed, rules: argv.rules, bots: names, decisions: file, check });
     try {
       for (let n = 0, at = handAt(0); at; at = handAt(++n)) {
         const handKey = at.handKey;
@@ -176,41 +173,48 @@ export const playCommand: CommandModule<object, PlayArgs> = {
           label: argv.match ? `match hand ${n + 1}` : `hand ${n + 1} of ${hands}`,
           scores: argv.match || hands > 1 ? scores.slice() : null,
         };
-        const replay = `${replayCommand({ ...head, rules: { name: argv.rules } })} --decisions ${shellQuote(file)}`;
+        const replay = replayOf(at);
         const model = new HandModel(head);
         let frame: Frame | null = null;
         let log: string[] = [];
-        const result: HandResult = await playHandLive({
-          ...head,
-          rules,
-          bots,
-          replay,
-          scores: argv.match ? scores.slice() : undefined,
-          trace: (step) => {
-            frame = model.apply(step) ?? frame;
-            const told = describe(step, head.dealer, seat);
-            if (told !== null && step.type !== 'end') log.push(told);
-          },
-          ask: async (s, legal, view) => {
-            show(decisionScreen({ head, frame: frame!, session, viewer: s, log, phase: view.phase, offered: view.offered, offeredBy: view.offeredBy, legal, colour, width: process.stdout.columns || 80 }));
-            log = [];
-            const hint = `choose 1-${legal.length}${view.phase === 'turn' ? ' (or type a tile to discard, e.g. 5m)' : ''}: `;
-            for (;;) {
-              const a = chooseAnswer(await prompter.ask(hint), legal);
-              if (a !== null) {
-                writer.record(handKey, s, a);
-                return a;
+        let result: HandResult;
+        try {
+          result = await playHandLive({
+            ...at,
+            rules,
+            seed,
+            bots,
+            botNames: names,
+            scores: match ? scores.slice() : undefined,
+            check: argv.check,
+            trace: (step) => {
+              frame = model.apply(step) ?? frame;
+              const told = describe(step, head.dealer, seat);
+              if (told !== null && step.type !== 'end') log.push(told);
+            },
+            ask: async (s, legal, view) => {
+              show(decisionScreen({ head, frame: frame!, session, viewer: s, log, phase: view.phase, offered: view.offered, offeredBy: view.offeredBy, legal, colour, width: process.stdout.columns || 80 }));
+              log = [];
+              const hint = `choose 1-${legal.length}${view.phase === 'turn' ? ' (or type a tile to discard, e.g. 5m)' : ''}: `;
+              for (;;) {
+                const a = chooseAnswer(await prompter.ask(hint), legal);
+                if (a !== null) {
+                  writer.record(handKey, s, a);
+                  return a;
+                }
+                process.stdout.write(`  not one of the choices: type a number from 1 to ${legal.length}\n`);
               }
-              process.stdout.write(`  not one of the choices: type a number from 1 to ${legal.length}\n`);
-            }
-          },
-        });
+            },
+          });
+        } catch (err) {
+          // A bot's fault, or a referee's finding (--check): one line with the command that replays the hand.
+          throw withReplay(err, replayOf);
+        }
         writer.end(handKey, result);
-        for (let s = 0; s < 4; s++) scores[s]! += result.deltas[s]!;
+        if (match) match.record(result);
+        else for (let s = 0; s < 4; s++) scores[s]! += result.deltas[s]!;
         const end = endScreen({ head, frame: frame!, session: { ...session, scores: session.scores && scores.slice() }, viewer: seat, colour });
         show([...end, '', 'Replay this hand exactly (add --html hand.html to step through it in a browser):', `  ${replay}`]);
-        deal = nextDeal(deal, result, rules);
-        dry = result.winners.length > 0 ? 0 : dry + 1;
         if (handAt(n + 1) && (await prompter.ask('Enter: next hand · q: quit ')).trim().toLowerCase().startsWith('q')) break;
       }
     } catch (err) {

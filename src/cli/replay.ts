@@ -3,20 +3,24 @@
  *
  *   tw16 replay --seed S --hand K [--rules p0|…|FILE.json|JSON] [--bots a,b,c,d]
  *               [--dealer D --round E|S|W|N --streak N] [--base B --per-tai P]
- *               [--decisions FILE] [--html FILE]
+ *               [--decisions FILE] [--html FILE] [--check]
  *
  * The hand is a pure function of (seed, hand key, rules, bots, dealer, round, streak), so
  * this prints exactly what happened in a run. Without --dealer/--round the hands-mode
- * position of the key is used: dealer = K mod 4, round = ⌊K / 4⌋ mod 4.
+ * position of the key is used (engine `handPosition`): dealer = K mod 4, round = ⌊K / 4⌋ mod 4.
+ * --check runs both referees after every step; a finding is an internal error (exit 70).
  */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { countsToTiles, formatTiles, tileName } from '../core/tiles.js';
 import { formatAction, actionKind, ActionKind } from '../engine/actions.js';
 import { playHand } from '../engine/hand.js';
-import type { BotFactory, HandResult, Step } from '../engine/types.js';
+import { handPosition } from '../engine/match.js';
+import type { BotFactory, HandAt, HandResult, Step } from '../engine/types.js';
 import { getProfile, WIND_LETTERS, PATTERN_NAMES, type Wind, type PatternId } from '../rules/index.js';
 import { UsageError } from '../core/errors.js';
+import { replayCommand as replayLine, withReplay } from '../harness/experiment/replay.js';
 import { decisionsCause, loadSeatBots } from '../harness/view/decisions.js';
+import type { HandHead } from '../harness/view/handview.js';
 import { writeHandPage } from '../harness/view/viewer.js';
 
 interface ReplayArgs {
@@ -31,6 +35,7 @@ interface ReplayArgs {
   perTai?: number;
   decisions?: string;
   html?: string;
+  check: boolean;
 }
 
 function builder(y: Argv): Argv<ReplayArgs> {
@@ -45,7 +50,8 @@ function builder(y: Argv): Argv<ReplayArgs> {
     .option('base', { type: 'number', describe: 'base units per payment' })
     .option('per-tai', { type: 'number', describe: 'units per tai' })
     .option('decisions', { type: 'string', describe: 'decisions file of the seats named "human" in --bots (written by tw16 play)' })
-    .option('html', { type: 'string', describe: 'also write the hand as a self-contained HTML viewer page to this file' }) as unknown as Argv<ReplayArgs>;
+    .option('html', { type: 'string', describe: 'also write the hand as a self-contained HTML viewer page to this file' })
+    .option('check', { type: 'boolean', default: false, describe: 'run both referees (bookkeeping and rules checkers) after every step; a finding is a bug in tw16 (exit 70)' }) as unknown as Argv<ReplayArgs>;
 }
 
 /** The profile of a `--rules` flag: a name, a JSON file, or inline JSON (throws UsageError on bad JSON). */
@@ -76,10 +82,11 @@ export async function replaySetup(argv: ReplayArgs): Promise<{
   if (names.length === 1) names = [names[0]!, names[0]!, names[0]!, names[0]!];
   if (names.length !== 4 || names.some((n) => n === '')) throw new UsageError(`--bots needs one name or four, comma-separated; got "${argv.bots}"`);
   const { bots, verify } = await loadSeatBots(names, argv.decisions, { seed: argv.seed, rules: rules.name });
-  const dealer = argv.dealer ?? argv.hand % 4;
+  const position = handPosition(argv.hand);
+  const dealer = argv.dealer ?? position.dealer;
   if (!Number.isInteger(dealer) || dealer < 0 || dealer > 3) throw new UsageError(`--dealer must be a seat 0–3, got ${argv.dealer}`);
   let round: Wind;
-  if (argv.round === undefined) round = (Math.floor(argv.hand / 4) % 4) as Wind;
+  if (argv.round === undefined) round = position.round;
   else {
     const i = WIND_LETTERS.indexOf(argv.round.toUpperCase() as 'E');
     if (i < 0) throw new UsageError(`--round must be one of E S W N, got "${argv.round}"`);
@@ -90,7 +97,7 @@ export async function replaySetup(argv: ReplayArgs): Promise<{
 }
 
 /** The lines of a replay: a header, then one line per step. */
-export function formatReplay(steps: readonly Step[], head: { seed: string; handKey: number; rules: string; botNames: readonly string[]; dealer: number; round: Wind; streak: number }): string[] {
+export function formatReplay(steps: readonly Step[], head: Omit<HandHead, 'reserve'>): string[] {
   const wind = (s: number) => WIND_LETTERS[(s - head.dealer + 4) & 3];
   const who = (s: number) => `seat ${s} (${wind(s)})`;
   const out: string[] = [
@@ -172,12 +179,16 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         botNames: setup.botNames,
         base: argv.base,
         perTai: argv.perTai,
-      trace: (s) => steps.push(s),
+        check: argv.check,
+        trace: (s) => steps.push(s),
       });
       setup.verify(argv.hand, result);
     } catch (err) {
       error = (err as Error).message;
-      throw decisionsCause(err);
+      // A bot's fault or a referee's finding: one line, with the command that replays this hand.
+      const again = (at: HandAt, check: boolean) =>
+        replayLine({ ...at, seed: argv.seed, rules: argv.rules, bots: setup.botNames, ...(argv.decisions !== undefined ? { decisions: argv.decisions } : {}), check: check || argv.check });
+      throw withReplay(decisionsCause(err), again);
     } finally {
       // On a bot error the steps up to it are printed (and drawn), then main reports the error.
       process.stdout.write(formatReplay(steps, head).join('\n') + '\n');

@@ -1,14 +1,18 @@
 /**
  * `tw16 run EXPERIMENT [--hands N | --matches N] [--workers K] [--out DIR] [--seed S] [--batch D]
  *                      [--bots A,B,C,D] [--tables T] [--resume] [--force] [--decision-timeout SECONDS] [--quiet]
- *                      [--shard I/N | --shard auto [--shards N]] [--continue]`
+ *                      [--shard I/N | --shard auto [--shards N]] [--continue] [--check]`
  *
  * With --shard the run plays one of N deal ranges into OUT/shard-I-of-N (OUT: --out, default
  * results/<name>), for tw16 merge; `auto` reads a Slurm array's or a Kubernetes Indexed Job's
  * variables (harness/shard.ts). --continue resumes, starts, or finds the run complete: for retries.
  *
+ * --check runs both referees after every step of every hand (slow); a finding stops the run
+ * as a bug in tw16 (exit 70), naming the hand and its replay command.
+ *
  * Exit codes: 0 complete; 1 a bot error stopped the run; 2 bad input (or a refused resume);
- * 3 an I/O failure; 130 interrupted (SIGINT, SIGTERM, SIGHUP), progress saved.
+ * 3 an I/O failure; 70 a bug in tw16 (a referee's finding with --check); 130 interrupted
+ * (SIGINT, SIGTERM, SIGHUP), progress saved.
  */
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
@@ -37,6 +41,7 @@ interface RunArgs {
   shard?: string;
   shards?: number;
   continue?: boolean;
+  check?: boolean;
 }
 
 function positiveInt(name: string, v: number | undefined, min = 1): void {
@@ -69,6 +74,7 @@ function resumeCommand(a: RunArgs, outDir: string, shard?: Shard, outBase?: stri
   if (a.seed !== undefined) words.push('--seed', a.seed);
   if (a.bots !== undefined) words.push('--bots', a.bots);
   if (a.decisionTimeout !== undefined) words.push('--decision-timeout', String(a.decisionTimeout));
+  if (a.check) words.push('--check');
   return words.map(shellQuote).join(' ');
 }
 
@@ -128,6 +134,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         type: 'boolean',
         default: false,
         describe: "for a scheduler's retries: resume the unfinished run in the output directory if there is one, else start; if it already holds this run's complete result, do nothing (exit 0)",
+      })
+      .option('check', {
+        type: 'boolean',
+        default: false,
+        describe: 'run both referees (bookkeeping and rules checkers) after every step of every hand, bot programs too (slow); a finding stops the run as a bug in tw16 (exit 70) naming the hand and its replay command; never changes the output',
       }),
   handler: async (a) => {
     const experiment = applyOverrides(loadExperiment(a.experiment), a);
@@ -161,6 +172,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         resume: a.resume ?? false,
         force: a.force ?? false,
         continue: a.continue ?? false,
+        ...(a.check ? { check: true } : {}),
         ...(shard ? { shard } : {}),
         report: true,
         signal: controller.signal,

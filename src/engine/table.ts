@@ -53,20 +53,14 @@ import { answerWindow, openClaimWindow, openRobWindow } from './claim.js';
 import { endFalseWin } from './end.js';
 import type { LuckAccount } from './luck.js';
 import { STATE_FIELDS, TableState } from './state.js';
-import { IllegalActionError, type HandResult, type View } from './types.js';
+import { IllegalActionError, type HandAt, type HandResult, type View } from './types.js';
 import { SeatView } from './view.js';
 
-/** Everything needed to set up one hand. */
-export interface TableSetup {
+/** Everything needed to set up one hand: its position, rules and seed, stakes, and optionally its wall. */
+export interface TableSetup extends HandAt {
   readonly rules: Profile;
   /** Experiment seed (walls and bot streams derive from it). */
   readonly seed: string;
-  readonly handKey: number;
-  /** Dealer seat index 0–3. */
-  readonly dealer: number;
-  readonly round: Wind;
-  /** Dealer streak (hands kept in a row). */
-  readonly streak: number;
   /** Override `rules.base` / `rules.perTai` for settlement. */
   readonly base?: number;
   readonly perTai?: number;

@@ -120,13 +120,23 @@ export interface Winner {
 /** How a hand ended. */
 export type Outcome = 'win' | 'self_draw' | 'draw' | 'instant' | 'false_win';
 
-/** The record of one hand: plain data. */
-export interface HandResult {
+/**
+ * Where a hand is played: its key (the wall and the bots' streams derive from the experiment
+ * seed and it) and its place in a match. With the seed, the rules and the bots it is everything
+ * needed to play the hand again; the harness turns it into a `tw16 replay` command, the engine
+ * never formats or parses one.
+ */
+export interface HandAt {
   readonly handKey: number;
-  /** Dealer seat index. */
+  /** Dealer seat index 0–3. */
   readonly dealer: number;
   readonly round: Wind;
+  /** Dealer streak (hands kept in a row). */
   readonly streak: number;
+}
+
+/** The record of one hand: plain data (its position, then how it went). */
+export interface HandResult extends HandAt {
   readonly outcome: Outcome;
   /** Legal winners, in the order they answered (empty on a drawn hand and on a false win). */
   readonly winners: readonly Winner[];
@@ -152,24 +162,39 @@ export interface HandResult {
   readonly luck?: readonly number[];
 }
 
-/** A bot broke the interface: an illegal action or an exception. Names everything needed to reproduce it. */
+/**
+ * A bot broke the interface: an illegal action, an exception, a factory that failed, or (a bot
+ * program) a crash, a time limit, a line that is not protocol. Names everything needed to
+ * reproduce it as data: the hand (`at`), the bot, its seat, the action and the legal set.
+ */
 export class BotError extends Error {
   constructor(
     message: string,
+    /** The hand it happened in. */
+    readonly at: HandAt,
+    /** The bot's name as the seat's player was given. */
     readonly bot: string,
     readonly seat: number,
-    readonly handKey: number,
+    /** What the bot answered (undefined when it did not answer). */
     readonly action: unknown,
+    /** The legal actions of the decision (empty outside a decision). */
     readonly legal: readonly Action[],
-    readonly replay: string,
   ) {
     super(message);
     this.name = 'BotError';
   }
+
+  get handKey(): number {
+    return this.at.handKey;
+  }
 }
 
-/** The engine broke one of its own invariants (a bug in tw16, not in a bot). */
+/**
+ * The engine broke one of its own invariants (a bug in tw16, not in a bot). Found by a referee
+ * while a hand was played, it names that hand in `at` (set by the hand stepper).
+ */
 export class InvariantError extends Error {
+  at: HandAt | undefined;
   constructor(message: string) {
     super(message);
     this.name = 'InvariantError';

@@ -44,7 +44,7 @@ describe('the error family', () => {
   });
 
   it('a bot error is exit 1, anything else is a bug (exit 70), said as such', () => {
-    expect(exitCodeOf(new BotError('bot "x" threw', 'x', 0, 1, 0, [], 'tw16 replay'))).toBe(1);
+    expect(exitCodeOf(new BotError('bot "x" threw', { handKey: 1, dealer: 0, round: 0, streak: 0 }, 'x', 0, undefined, []))).toBe(1);
     const bug = new TypeError('Invalid typed array length: -1904476156');
     expect(exitCodeOf(bug)).toBe(70);
     expect(errorMessage(bug, false)).toBe('tw16: internal error (a bug in tw16; --debug shows where): Invalid typed array length: -1904476156\n');

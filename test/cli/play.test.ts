@@ -122,6 +122,28 @@ describe('tw16 play', () => {
     },
   );
 
+  it('--check: both referees watch the hands a person plays (answers piped in); each hand plays to its end and replays the same with --check', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw16-play-check-'));
+    const r = spawnSync(process.execPath, [BIN, 'play', '--seed', 'pipe-check', '--seat', '1', '--hands', '2', '--bots', 'greedy,value,random', '--decisions', 'd.jsonl', '--check'], {
+      cwd: dir,
+      encoding: 'utf8',
+      input: '1\n'.repeat(2000),
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const commands = r.stdout.split('\n').filter((l) => l.startsWith('  tw16 replay ')).map((l) => l.trim());
+    const payments = r.stdout.split('\n').filter((l) => l.startsWith('payments: '));
+    expect(commands).toHaveLength(2);
+    expect(payments).toHaveLength(2);
+    commands.forEach((command, i) => {
+      expect(command).toContain(`--hand ${i} `);
+      const replay = spawnSync('sh', ['-c', `${command.replace(/^tw16 /, `node '${BIN}' `)} --check`], { cwd: dir, encoding: 'utf8' });
+      expect(replay.stderr).toBe('');
+      expect(replay.status).toBe(0);
+      expect(replay.stdout.trim().split('\n').at(-1)).toBe(payments[i]);
+    });
+  });
+
   it('bad flags are one line naming the flag, exit 2', async () => {
     for (const [args, text] of [
       [['--seat', '4'], '--seat must be a seat 0–3, got 4'],

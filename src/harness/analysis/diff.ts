@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
 import type { PatternId, Wind } from '../../rules/types.js';
-import { replayCommand } from '../../engine/hand.js';
+import { replayCommand } from '../experiment/replay.js';
 import { InputError } from '../../core/errors.js';
 import type { ReplaySpecs } from '../experiment/experiment.js';
 import { readJsonFile } from '../io/files.js';
@@ -196,11 +196,11 @@ function replay(r: unknown[], specs: ReplaySpecs): string {
   return replayCommand({
     seed: String(r[H.seed!]),
     handKey: r[H.hand_key!] as number,
-    rules: { name: specs.rules[r[H.arm!] as number] ?? String(r[H.profile!]) },
+    rules: specs.rules[r[H.arm!] as number] ?? String(r[H.profile!]),
     dealer: r[H.dealer!] as number,
     round: r[H.round!] as Wind,
     streak: r[H.streak!] as number,
-    botNames: [0, 1, 2, 3].map((s) => String(r[H[`bot_${s}`]!])).map((name) => specs.bots[name] ?? name),
+    bots: [0, 1, 2, 3].map((s) => String(r[H[`bot_${s}`]!])).map((name) => specs.bots[name] ?? name),
   });
 }
 

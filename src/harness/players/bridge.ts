@@ -136,7 +136,7 @@ export function commandBot(spec: BotCommand, timeoutMs = BRIDGE_TIMEOUT_MS): Bot
       decide(view, legal) {
         if (!started) {
           started = true;
-          b.send(handStartMessage(0, seat, seed, { key: view.handKey, dealer: view.dealer, round: view.roundWind, streak: view.streak, rules: rules.name }, view.scores));
+          b.send(handStartMessage(0, seat, seed, { handKey: view.handKey, dealer: view.dealer, round: view.roundWind, streak: view.streak }, rules.name, view.scores));
         }
         if (legal.length === 1 && !b.allDecisions) return legal[0]!;
         return b.request(decisionMessage(0, view, legal, b.wantsView)) as number;

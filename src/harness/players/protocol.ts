@@ -15,6 +15,7 @@ import {
   tileName,
   type Action,
   type DecisionPhase,
+  type HandAt,
   type HandResult,
   type MeldKindName,
   type Profile,
@@ -53,6 +54,9 @@ export interface BotHello {
   readonly view?: boolean;
 }
 
+/** A hand's position as sent: the engine's HandAt, its key as `key` and its round as a wind letter, and the rule profile's name. */
+export type HandMessage = Readonly<Pick<HandAt, 'dealer' | 'streak'> & { key: HandAt['handKey']; round: string; rules: string }>;
+
 /** A hand starts at a table where the bot holds `seat`. */
 export interface HandStartMessage {
   readonly type: 'hand_start';
@@ -66,7 +70,7 @@ export interface HandStartMessage {
    * interleaving, batch size or worker count.
    */
   readonly seed: string;
-  readonly hand: { readonly key: number; readonly dealer: number; readonly round: string; readonly streak: number; readonly rules: string };
+  readonly hand: HandMessage;
   /** Match scores by seat before this hand (zeros outside a match). */
   readonly scores: readonly number[];
 }
@@ -269,8 +273,8 @@ export function helloMessage(name: string, rules: readonly Profile[], timeoutMs:
 }
 
 /** A hand starts: sent for each seat the bot holds, before any decision of that hand. */
-export function handStartMessage(table: number, seat: number, seed: string, hand: { key: number; dealer: number; round: number; streak: number; rules: string }, scores: readonly number[]): HandStartMessage {
-  return { type: 'hand_start', table, seat, seed, hand: { ...hand, round: WIND_LETTERS[hand.round]! }, scores: Array.from(scores) };
+export function handStartMessage(table: number, seat: number, seed: string, at: HandAt, rules: string, scores: readonly number[]): HandStartMessage {
+  return { type: 'hand_start', table, seat, seed, hand: { key: at.handKey, dealer: at.dealer, round: WIND_LETTERS[at.round]!, streak: at.streak, rules }, scores: Array.from(scores) };
 }
 
 /** A hand ended: sent for each seat the bot held. */

@@ -9,7 +9,7 @@
  * the one running the bot, so nothing could act on a timeout (README, "Faults and recovery").
  */
 import type { Action } from '../../engine/actions.js';
-import type { Bot, BotFactory, View } from '../../engine/types.js';
+import type { Bot, BotFactory, HandAt, View } from '../../engine/types.js';
 import type { Wind } from '../../rules/types.js';
 
 /** Fields of a slot (Uint32 each). */
@@ -85,15 +85,18 @@ export function timed(factory: BotFactory): BotFactory {
   return (seat, rng, rules) => new TimedBot(factory(seat, rng, rules), seat);
 }
 
-/** Where a stuck decision is: enough to name the bot and replay the hand. */
-export interface StuckDecision {
-  readonly seat: number;
-  readonly handKey: number;
-  readonly dealer: number;
-  readonly round: Wind;
-  readonly streak: number;
+/**
+ * Where a hand of a run is played: the engine's position of the hand, and the run's rule arm
+ * and seating (what the harness turns into the profile and the bots of its replay command).
+ */
+export interface PlayAt extends HandAt {
   readonly arm: number;
   readonly seating: number;
+}
+
+/** Where a stuck decision is: enough to name the bot and replay the hand. */
+export interface StuckDecision extends PlayAt {
+  readonly seat: number;
 }
 
 /**

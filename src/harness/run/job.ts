@@ -6,17 +6,17 @@
  * Each deal is played under every rule arm and every seating, in that order; rows come out
  * in (deal, arm, seating, hand) order whatever runs the job.
  */
-import { MATCH_HAND_LIMIT, playHand, playMatch, replayCommand, type MatchResult } from '../../engine/index.js';
-import type { BotFactory, HandResult } from '../../engine/types.js';
+import { handPosition, playHand, playMatch, type MatchResult } from '../../engine/index.js';
+import type { BotFactory, HandAt, HandResult } from '../../engine/types.js';
 import { BotError } from '../../engine/types.js';
-import { getProfile, WIND_LETTERS, type Profile } from '../../rules/index.js';
-import type { Wind } from '../../rules/types.js';
+import { getProfile, type Profile } from '../../rules/index.js';
 import { loadBotFactory } from '../players/load.js';
 import type { BotCommand, BotProcess } from '../players/process.js';
+import type { PlayAt } from '../players/watchdog.js';
 import type { Batch } from '../io/columns.js';
 import { botBase, botCommand, replaySpecs, resolvePath, seatings, type Experiment, type ReplaySpecs } from '../experiment/experiment.js';
-import { playInterleaved, program, type HandAt, type InterleaveStats, type Play, type Player } from './tables.js';
-export type { HandAt };
+import { faultMessage, replayCommand } from '../experiment/replay.js';
+import { playInterleaved, program, TableFault, type InterleaveStats, type Play, type Player } from './tables.js';
 import { appendHand, newBuilders, type HandCoords } from '../results/records.js';
 import { luckAccount } from '../experiment/luck.js';
 import { idle, markPlay, timed, useSlot } from '../players/watchdog.js';
@@ -34,6 +34,8 @@ export interface Job {
   readonly timeoutMs?: number;
   /** Tables played at once when bot programs sit at them (tables.ts; default DEFAULT_TABLES). Never changes the output. */
   readonly tables?: number;
+  /** Both referees after every step of every hand (slow; `tw16 run --check`). Never changes the output, only whether a bug is found. */
+  readonly check?: boolean;
 }
 
 /** Default time a bot program may take over one request (ms), as run.ts's decision limit. */
@@ -89,33 +91,18 @@ function notInline(name: string): BotFactory {
   };
 }
 
-/** Hands-mode coordinates of a deal: dealer and round wind come from the hand key. */
-export function handPosition(deal: number): { dealer: number; round: Wind } {
-  return { dealer: deal % 4, round: (Math.floor(deal / 4) % 4) as Wind };
-}
-
-/** The `tw16 replay` command of a hand, runnable as printed (bot paths, rule files, shell quoting). */
-export function replayOf(e: Experiment, res: Resolved, at: HandAt): string {
+/** The `tw16 replay` command of a hand of the run, runnable as printed (bot paths, rule files, shell quoting); `check`: with --check. */
+export function replayOf(e: Experiment, res: Resolved, at: PlayAt, check = false): string {
   return replayCommand({
     seed: e.seed,
     handKey: at.handKey,
     dealer: at.dealer,
     round: at.round,
     streak: at.streak,
-    rules: { name: res.replay.rules[at.arm]! },
-    botNames: res.seatings[at.seating]!.map((i) => res.replay.bots[e.bots[i]!.name]!),
+    rules: res.replay.rules[at.arm]!,
+    bots: res.seatings[at.seating]!.map((i) => res.replay.bots[e.bots[i]!.name]!),
+    check,
   });
-}
-
-/**
- * A BotError's message with its replay command made runnable: the engine knows bots and rules
- * by name only. Dealer, round and streak are taken from the engine's own command.
- */
-function botErrorMessage(err: BotError, e: Experiment, res: Resolved, arm: number, seating: number): string {
-  const m = /--dealer (\d+) --round ([ESWN]) --streak (\d+)$/.exec(err.replay);
-  if (!m || !err.message.includes(err.replay)) return err.message;
-  const round = WIND_LETTERS.indexOf(m[2] as 'E') as Wind;
-  return err.message.replace(err.replay, replayOf(e, res, { arm, seating, handKey: err.handKey, dealer: Number(m[1]), round, streak: Number(m[3]) }));
 }
 
 /**
@@ -160,6 +147,9 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
     idle();
     return { index: job.index, hands: newBuilders(0).hands.build(), wins: newBuilders(0).wins.build(), played: 0, error };
   };
+  /** The failure of a play: a fault naming its hand (a bot's, or a referee's finding: a bug in tw16) with the hand's replay command. */
+  const fault = (err: unknown, deal: number, arm: number, seating: number): JobResult =>
+    failed({ message: faultMessage(err, (at: HandAt, check) => replayOf(e, res, { ...at, arm, seating }, check)), deal, kind: err instanceof BotError ? 'bot' : 'internal' });
 
   if (res.programs.some((p) => p !== null)) {
     // Bot programs: start them (once per thread), then interleave the job's plays over tables.
@@ -189,8 +179,8 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
           players,
           names: namesBySeating,
           tables: job.tables ?? DEFAULT_TABLES,
-          replay: (where) => replayOf(e, res, where),
           onResume: (p) => markPlay(p.arm, p.seating),
+          ...(job.check ? { check: true } : {}),
           ...(e.luck === false ? {} : { luck: (arm: number) => luckAccount(res.profiles[arm]!, e.stakes) }),
           ...(signal ? { signal } : {}),
         },
@@ -198,14 +188,14 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
         stats,
       );
     } catch (err) {
+      if (!(err instanceof TableFault)) return failed({ message: err instanceof Error ? err.message : String(err), deal: job.firstDeal, kind: 'internal' });
       // A fault during a request spanning several tables: play the job again one table at a time
       // (a fresh program; the same messages per table) to name the hand it comes from.
-      if (err instanceof BotError && (err as { batched?: boolean }).batched && (job.tables ?? DEFAULT_TABLES) > 1 && !signal?.aborted) {
+      if (err.batched && (job.tables ?? DEFAULT_TABLES) > 1 && !signal?.aborted) {
         const again = await runJob({ ...job, tables: 1 }, signal);
         if (again.error?.kind === 'bot') return again;
       }
-      const deal = err instanceof BotError ? (e.unit === 'hands' ? err.handKey : Math.floor(err.handKey / MATCH_HAND_LIMIT)) : job.firstDeal;
-      return failed({ message: err instanceof Error ? err.message : String(err), deal, kind: err instanceof BotError ? 'bot' : 'internal' });
+      return fault(err.error, err.play.deal, err.play.arm, err.play.seating);
     }
     idle();
     return { index: job.index, hands: hands.build(), wins: wins.build(), played };
@@ -222,17 +212,12 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
         markPlay(arm, s);
         try {
           if (e.unit === 'hands') {
-            const { dealer, round } = handPosition(deal);
-            record(deal, arm, s, playHand({ rules, seed: e.seed, handKey: deal, dealer, round, streak: 0, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai, luck: luck[arm] }));
+            record(deal, arm, s, playHand({ ...handPosition(deal), rules, seed: e.seed, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai, luck: luck[arm], check: job.check }));
           } else {
-            record(deal, arm, s, playMatch({ rules, seed: e.seed, match: deal, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai, luck: luck[arm] }));
+            record(deal, arm, s, playMatch({ rules, seed: e.seed, match: deal, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai, luck: luck[arm], check: job.check }));
           }
         } catch (err) {
-          return failed(
-            err instanceof BotError
-              ? { message: botErrorMessage(err, e, res, arm, s), deal, kind: 'bot' as const }
-              : { message: err instanceof Error ? err.message : String(err), deal, kind: 'internal' as const },
-          );
+          return fault(err, deal, arm, s);
         }
       }
     }

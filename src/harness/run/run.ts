@@ -68,6 +68,8 @@ export interface RunOptions {
   readonly decisionTimeoutMs?: number;
   /** Tables each worker plays at once when bot programs sit at them (their decisions batched; tables.ts). Never changes the output. */
   readonly tables?: number;
+  /** Both referees after every step of every hand, in every job (slow). A finding stops the run as an internal error naming the hand. */
+  readonly check?: boolean;
   /** Also write report.md and report.html into the result. */
   readonly report?: boolean;
   /**
@@ -121,8 +123,8 @@ export function defaultDealsPerJob(e: Experiment): number {
 }
 
 /** Jobs from `firstDeal` on, made one at a time (memory does not grow with the number of deals). */
-function* planJobs(e: Experiment, firstDeal: number, dealsPerJob: number, programs: Pick<Job, 'timeoutMs' | 'tables'>): Generator<Job> {
-  for (let d = firstDeal, i = 0; d < e.deals; d += dealsPerJob, i++) yield { experiment: e, index: i, firstDeal: d, deals: Math.min(dealsPerJob, e.deals - d), ...programs };
+function* planJobs(e: Experiment, firstDeal: number, dealsPerJob: number, options: Pick<Job, 'timeoutMs' | 'tables' | 'check'>): Generator<Job> {
+  for (let d = firstDeal, i = 0; d < e.deals; d += dealsPerJob, i++) yield { experiment: e, index: i, firstDeal: d, deals: Math.min(dealsPerJob, e.deals - d), ...options };
 }
 
 /** The jobs of `jobs` up to deal `end`, the last one cut there (a shard's range). */
@@ -306,7 +308,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       }
     };
     const timeoutMs = opts.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS;
-    const jobs = planJobs(e, dealsDone, opts.dealsPerJob ?? defaultDealsPerJob(e), { timeoutMs, ...(opts.tables !== undefined ? { tables: opts.tables } : {}) });
+    const jobs = planJobs(e, dealsDone, opts.dealsPerJob ?? defaultDealsPerJob(e), { timeoutMs, ...(opts.tables !== undefined ? { tables: opts.tables } : {}), ...(opts.check ? { check: true } : {}) });
     const workers = opts.workers ?? availableParallelism();
     const stopped = (): boolean => opts.signal?.aborted === true;
 

@@ -3,7 +3,9 @@
  * Up to `tables` plays of the job (a hand, or a whole match) are in progress at once, each on a
  * Table of its own; every table runs until it waits on a program, then the decisions waiting on
  * each program go to it in one request line (at most its hello's `batch`), the programs answer in
- * parallel, and each table goes on. Built-in and module bots decide inline, as in `playHand`.
+ * parallel, and each table goes on. Each table is a driver of the hand stepper
+ * (src/engine/stepper.ts): built-in and module bots decide inline in it, as in `playHand`; the
+ * program seats are the driver's to answer; matches go through the match stepper.
  *
  * The output does not depend on any of this: each table plays exactly what `playHand` /
  * `playMatch` would (the same setup, streams, decision order within a window, legality checks),
@@ -14,27 +16,14 @@
  *
  * Programs are started once per thread and kept for later jobs (`closePrograms` ends them).
  */
-import { aleaNext, botStates, type Rng } from '../../core/rng.js';
-import { formatAction, type Action } from '../../engine/actions.js';
-import { matchHandKey, MATCH_DRY_LIMIT, MATCH_HAND_LIMIT, nextDeal, type DealState, type MatchResult } from '../../engine/match.js';
-import { Table } from '../../engine/table.js';
+import { handPosition, MatchStepper, type MatchResult } from '../../engine/match.js';
 import type { LuckAccount } from '../../engine/luck.js';
-import { BotError, IllegalActionError, type Bot, type BotFactory, type HandResult } from '../../engine/types.js';
+import { botError, HandStepper, type Seat } from '../../engine/stepper.js';
+import { BotError, type BotFactory, type HandAt, type HandResult, type Step } from '../../engine/types.js';
 import { NO_SCORES } from '../../engine/view.js';
 import type { Profile } from '../../rules/profiles.js';
-import type { Wind } from '../../rules/types.js';
 import { BotProcess, BotProcessError, type BotCommand } from '../players/process.js';
 import { decisionMessage, handEndMessage, handStartMessage, seatSeed, type DecisionMessage } from '../players/protocol.js';
-
-/** Where a hand was played, for its replay command. */
-export interface HandAt {
-  readonly arm: number;
-  readonly seating: number;
-  readonly handKey: number;
-  readonly dealer: number;
-  readonly round: Wind;
-  readonly streak: number;
-}
 
 /** One play of a job: a deal under one rule arm and one seating. */
 export interface Play {
@@ -45,9 +34,6 @@ export interface Play {
 
 /** A seat's player: a bot factory (decides inline), or a program. */
 export type Player = { readonly factory: BotFactory; readonly program?: undefined } | { readonly factory?: undefined; readonly program: BotProcess };
-
-/** Where a hand is, for a BotError's replay command (job.ts's HandAt). */
-export type TableAt = HandAt;
 
 export interface InterleaveOptions {
   readonly unit: 'hands' | 'matches';
@@ -62,19 +48,38 @@ export interface InterleaveOptions {
   readonly names: readonly (readonly string[])[];
   /** Tables in progress at once. */
   readonly tables: number;
-  /** The `tw16 replay` command of a hand. */
-  readonly replay: (at: TableAt) => string;
   /** Before a table of `play` decides (the heartbeat's arm and seating: watchdog.ts). */
   readonly onResume?: (play: Play) => void;
   readonly signal?: AbortSignal;
   /** Luck accounting: a new account for hands of an arm (one per table and arm), or undefined: off. */
   readonly luck?: (arm: number) => LuckAccount | undefined;
+  /** Both referees after every step of every hand (the stepper's `check`). */
+  readonly check?: boolean;
+  /** Every step of every hand, with its play (before the referees see it). */
+  readonly trace?: (play: Play, step: Step) => void;
 }
 
 /** Statistics of an interleaved job, for the protocol bench. */
 export interface InterleaveStats {
   requests: number;
   decisions: number;
+}
+
+/**
+ * What stopped the interleaved tables: `error` (a BotError, a referee's InvariantError, or
+ * any other) at the table playing `play`. `batched`: a program's fault during a request that
+ * spanned several tables, so its BotError names the first of them (job.ts then plays the job
+ * again one table at a time to find the hand).
+ */
+export class TableFault extends Error {
+  constructor(
+    readonly play: Play,
+    readonly error: unknown,
+    readonly batched = false,
+  ) {
+    super(error instanceof Error ? error.message : String(error));
+    this.name = 'TableFault';
+  }
 }
 
 /** A decision of a program seat, waiting for the program's next request. */
@@ -86,19 +91,11 @@ interface Ask {
 
 /** One table and the play on it. */
 class TableSlot {
-  readonly table = new Table();
-  readonly streams = new Float64Array(16);
-  readonly rngs: Rng[] = [0, 1, 2, 3].map((s) => () => aleaNext(this.streams, 4 * s));
-  readonly bots: (Bot | null)[] = [null, null, null, null];
-  readonly legal: Action[][] = [[], [], [], []];
-  /** Answers of program seats to the current window or turn (`answered[s]` set). */
-  readonly answer: unknown[] = [undefined, undefined, undefined, undefined];
-  readonly answered = new Uint8Array(4);
+  readonly stepper = new HandStepper();
   readonly asks: Ask[] = [];
   play: Play | undefined;
   index = -1;
   gen: Generator<void, HandResult | MatchResult, void> | undefined;
-  at: TableAt = { arm: 0, seating: 0, handKey: 0, dealer: 0, round: 0, streak: 0 };
   /** This table's luck account per arm (made on first use). */
   private readonly luck = new Map<number, LuckAccount | undefined>();
 
@@ -113,11 +110,14 @@ class TableSlot {
 
 /**
  * Play `plays` on up to `opts.tables` interleaved tables, calling `record(play, result)` in play
- * order (a HandResult per play in hands mode, a MatchResult in matches mode). Throws BotError
- * naming the bot, its fault and the replay command; an AbortError when `signal` aborts.
+ * order (a HandResult per play in hands mode, a MatchResult in matches mode). Throws TableFault
+ * naming the play and what stopped it (a BotError naming the bot, its fault and the hand); an
+ * AbortError when `signal` aborts.
  */
 export async function playInterleaved(plays: readonly Play[], opts: InterleaveOptions, record: (play: Play, r: HandResult | MatchResult) => void, stats?: InterleaveStats): Promise<void> {
   const slots = Array.from({ length: Math.max(1, Math.min(opts.tables, plays.length)) }, (_, i) => new TableSlot(i));
+  // The stepper's seats by seating: a program seat is the driver's (null).
+  const seats: Seat[][] = opts.players.map((line) => line.map((p) => (p.program ? null : p.factory)));
   const results = new Map<number, HandResult | MatchResult>();
   let next = 0;
   let written = 0;
@@ -135,10 +135,15 @@ export async function playInterleaved(plays: readonly Play[], opts: InterleaveOp
         if (next >= plays.length) return;
         slot.index = next;
         slot.play = plays[next++]!;
-        slot.gen = opts.unit === 'hands' ? handPlay(slot, opts) : matchPlay(slot, opts);
+        slot.gen = opts.unit === 'hands' ? handPlay(slot, opts, seats) : matchPlay(slot, opts, seats);
       }
       opts.onResume?.(slot.play!);
-      const r = slot.gen.next();
+      let r: IteratorResult<void, HandResult | MatchResult>;
+      try {
+        r = slot.gen.next();
+      } catch (err) {
+        throw new TableFault(slot.play!, err);
+      }
       if (!r.done) return;
       results.set(slot.index, r.value);
       slot.gen = undefined;
@@ -167,16 +172,13 @@ export async function playInterleaved(plays: readonly Play[], opts: InterleaveOp
           try {
             actions = await program.request(chunk.map((x) => x.ask.message));
           } catch (err) {
-            throw programError(chunk, err, opts);
+            throw programFault(chunk, err);
           }
           if (stats) {
             stats.requests++;
             stats.decisions += chunk.length;
           }
-          chunk.forEach(({ slot, ask }, k) => {
-            slot.answer[ask.seat] = actions[k];
-            slot.answered[ask.seat] = 1;
-          });
+          chunk.forEach(({ slot, ask }, k) => slot.stepper.give(ask.seat, actions[k]));
         }
       }),
     );
@@ -191,146 +193,73 @@ export async function playInterleaved(plays: readonly Play[], opts: InterleaveOp
 }
 
 /**
- * A program's fault during a request, as a BotError. A request of one table's decisions names
- * its hand; one spanning several tables cannot say which decision the fault came from: it names
- * them all and replays the first, and is marked `batched` (job.ts then plays the job again one
- * table at a time to find the hand).
+ * A program's fault during a request, as a TableFault holding its BotError. A request of one
+ * table's decisions names its hand; one spanning several tables cannot say which decision the
+ * fault came from: it names them all and the first, and is `batched`.
  */
-function programError(chunk: readonly { slot: TableSlot; ask: Ask }[], err: unknown, opts: InterleaveOptions): BotError {
+function programFault(chunk: readonly { slot: TableSlot; ask: Ask }[], err: unknown): TableFault {
   const { slot, ask } = chunk[0]!;
-  const name = opts.names[slot.at.seating]![ask.seat]!;
+  const st = slot.stepper;
   const what = err instanceof BotProcessError ? err.message : `failed: ${err instanceof Error ? err.message : String(err)}`;
-  const replay = opts.replay(slot.at);
   const slots = [...new Set(chunk.map((c) => c.slot))];
-  if (slots.length === 1) {
-    return new BotError(`bot "${name}" (seat ${ask.seat}) in hand ${slot.at.handKey} ${what}; reproduce: ${replay}`, name, ask.seat, slot.at.handKey, undefined, ask.message.legal, replay);
-  }
-  const hands = slots.map((s) => s.at.handKey).join(', ');
-  const e = new BotError(
-    `bot "${name}" ${what} during a request of ${chunk.length} decisions from hands ${hands} (--tables 1 tells which); the first, seat ${ask.seat} in hand ${slot.at.handKey}: reproduce: ${replay}`,
-    name,
-    ask.seat,
-    slot.at.handKey,
-    undefined,
-    ask.message.legal,
-    replay,
-  );
-  return Object.assign(e, { batched: true });
+  if (slots.length === 1) return new TableFault(slot.play!, botError(st.at(), st.botName(ask.seat), ask.seat, what, []));
+  const hands = slots.map((s) => s.stepper.at().handKey).join(', ');
+  const name = st.botName(ask.seat);
+  const message = `bot "${name}" ${what} during a request of ${chunk.length} decisions from hands ${hands} (--tables 1 tells which); the first: seat ${ask.seat} in hand ${st.at().handKey}`;
+  return new TableFault(slot.play!, new BotError(message, st.at(), name, ask.seat, undefined, []), true);
 }
 
-function botError(slot: TableSlot, seat: number, what: string, a: unknown, legal: readonly Action[], opts: InterleaveOptions, cause?: unknown): BotError {
-  const name = opts.names[slot.at.seating]![seat]!;
-  const replay = opts.replay(slot.at);
-  const act = what === 'returned an illegal action' ? ` ${formatAction(a)}` : '';
-  const why = cause instanceof Error ? `: ${cause.message}` : cause !== undefined ? `: ${String(cause)}` : '';
-  const legalText = legal.length ? `; legal: [${legal.map(formatAction).join(', ')}]` : '';
-  return new BotError(`bot "${name}" (seat ${seat}) in hand ${slot.at.handKey} ${what}${act}${why}${legalText}; reproduce: ${replay}`, name, seat, slot.at.handKey, a, legal, replay);
-}
-
-interface HandAtTable {
-  readonly handKey: number;
-  readonly dealer: number;
-  readonly round: Wind;
-  readonly streak: number;
-  readonly scores?: readonly number[];
-}
-
-/** One hand on a slot's table: `playHand`'s loop, pausing (yield) while programs decide. */
-function* handOn(slot: TableSlot, opts: InterleaveOptions, h: HandAtTable): Generator<void, HandResult, void> {
+/** One hand on a slot's table: the hand stepper, driven until the hand is over, pausing (yield) while programs decide. */
+function* handOn(slot: TableSlot, opts: InterleaveOptions, seats: readonly Seat[][], at: HandAt, scores?: readonly number[]): Generator<void, HandResult, void> {
   const play = slot.play!;
   const rules = opts.profiles[play.arm]!;
   const players = opts.players[play.seating]!;
-  slot.at = { arm: play.arm, seating: play.seating, handKey: h.handKey, dealer: h.dealer, round: h.round, streak: h.streak };
-  const table = slot.table;
-  table.reset({ rules, seed: opts.seed, handKey: h.handKey, dealer: h.dealer, round: h.round, streak: h.streak, base: opts.base, perTai: opts.perTai, luck: slot.luckFor(play.arm, opts) });
-  botStates(opts.seed, h.handKey, slot.streams);
-  const scores = h.scores ?? NO_SCORES;
-  for (let s = 0; s < 4; s++) {
-    const p = players[s]!;
-    slot.answered[s] = 0;
-    if (p.program) {
-      slot.bots[s] = null;
-      const hand = { key: h.handKey, dealer: h.dealer, round: h.round, streak: h.streak, rules: rules.name };
-      p.program.send(handStartMessage(slot.id, s, seatSeed(slot.rngs[s]!), hand, scores));
-    } else {
-      try {
-        slot.bots[s] = p.factory(s, slot.rngs[s]!, rules);
-      } catch (err) {
-        throw botError(slot, s, 'failed to start', undefined, [], opts, err);
-      }
+  const trace = opts.trace;
+  const st = slot.stepper.start(
+    {
+      ...at,
+      rules,
+      seed: opts.seed,
+      base: opts.base,
+      perTai: opts.perTai,
+      luck: slot.luckFor(play.arm, opts),
+      botNames: opts.names[play.seating],
+      scores,
+      check: opts.check,
+      trace: trace && ((step) => trace(play, step)),
+    },
+    seats[play.seating]!,
+  );
+  for (let s = 0; s < 4; s++) players[s]!.program?.send(handStartMessage(slot.id, s, seatSeed(st.rngs[s]!), at, rules.name, scores ?? NO_SCORES));
+  for (let s = st.run(); s >= 0; s = st.run()) {
+    // Ask every program seat of the window at once (none can see another's answer); a seat with
+    // a single legal action is answered here unless its program asked to see every decision.
+    for (let i = 0; i < st.table.pendingCount(); i++) {
+      const seat = st.table.pendingSeat(i);
+      if (!st.waiting(seat)) continue;
+      const program = players[seat]!.program!;
+      const legal = st.legal(seat);
+      if (legal.length === 1 && !program.allDecisions) st.give(seat, legal[0]);
+      else slot.asks.push({ seat, program, message: decisionMessage(slot.id, st.view(seat), legal, program.wantsView) });
     }
-    table.view(s).scores = scores;
+    if (slot.asks.length > 0) yield;
   }
-  while (!table.isOver()) {
-    const s = table.pendingSeat(0);
-    const bot = slot.bots[s];
-    let a: unknown;
-    if (bot) {
-      const legal = table.legalInto(s, slot.legal[s]!);
-      try {
-        a = bot.decide(table.view(s), legal);
-      } catch (err) {
-        throw botError(slot, s, 'threw', undefined, Array.from(table.legalOf(s)), opts, err);
-      }
-    } else {
-      if (!slot.answered[s]) {
-        // Ask every program seat of the window at once (none can see another's answer).
-        for (let i = 0; i < table.pendingCount(); i++) {
-          const seat = table.pendingSeat(i);
-          const program = players[seat]!.program;
-          if (!program || slot.answered[seat]) continue;
-          const legal = table.legalOf(seat);
-          if (legal.length === 1 && !program.allDecisions) {
-            slot.answer[seat] = legal[0];
-            slot.answered[seat] = 1;
-          } else slot.asks.push({ seat, program, message: decisionMessage(slot.id, table.view(seat), legal, program.wantsView) });
-        }
-        if (slot.asks.length > 0) yield;
-      }
-      a = slot.answer[s];
-      slot.answered[s] = 0;
-    }
-    try {
-      table.apply(s, a);
-    } catch (err) {
-      if (err instanceof IllegalActionError) throw botError(slot, s, 'returned an illegal action', a, err.legal, opts);
-      throw err;
-    }
-  }
-  const r = table.result();
+  const r = st.result();
   for (let s = 0; s < 4; s++) players[s]!.program?.send(handEndMessage(slot.id, s, r));
   return r;
 }
 
 /** A hands-mode play: the deal's hand at its hands-mode position. */
-function* handPlay(slot: TableSlot, opts: InterleaveOptions): Generator<void, HandResult, void> {
-  const deal = slot.play!.deal;
-  return yield* handOn(slot, opts, { handKey: deal, dealer: deal % 4, round: (Math.floor(deal / 4) % 4) as Wind, streak: 0 });
+function* handPlay(slot: TableSlot, opts: InterleaveOptions, seats: readonly Seat[][]): Generator<void, HandResult, void> {
+  return yield* handOn(slot, opts, seats, handPosition(slot.play!.deal));
 }
 
-/** A matches-mode play: `playMatch`'s loop over `handOn`. */
-function* matchPlay(slot: TableSlot, opts: InterleaveOptions): Generator<void, MatchResult, void> {
+/** A matches-mode play: the match stepper over `handOn`. */
+function* matchPlay(slot: TableSlot, opts: InterleaveOptions, seats: readonly Seat[][]): Generator<void, MatchResult, void> {
   const play = slot.play!;
-  const rules = opts.profiles[play.arm]!;
-  const scores: [number, number, number, number] = [0, 0, 0, 0];
-  const hands: HandResult[] = [];
-  let state: DealState = { dealer: 0, streak: 0, passes: 0 };
-  const totalPasses = 4 * rules.windRounds;
-  let dry = 0;
-  let cutShort = false;
-  for (let n = 0; state.passes < totalPasses; n++) {
-    if (dry >= MATCH_DRY_LIMIT || n >= MATCH_HAND_LIMIT) {
-      cutShort = true;
-      break;
-    }
-    const round = ((state.passes >> 2) & 3) as Wind;
-    const result = yield* handOn(slot, opts, { handKey: matchHandKey(play.deal, n), dealer: state.dealer, round, streak: state.streak, scores: scores.slice() });
-    for (let s = 0; s < 4; s++) scores[s]! += result.deltas[s]!;
-    hands.push(result);
-    state = nextDeal(state, result, rules);
-    dry = result.winners.length > 0 ? 0 : dry + 1;
-  }
-  return { match: play.deal, hands, scores, cutShort };
+  const m = new MatchStepper(opts.profiles[play.arm]!, play.deal);
+  for (let at = m.next(); at; at = m.next()) m.record(yield* handOn(slot, opts, seats, at, m.scores.slice()));
+  return m.result();
 }
 
 // ───────────────────────── the programs of this thread ─────────────────────────

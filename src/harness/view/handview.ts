@@ -6,21 +6,17 @@
  */
 import { tileName, TOTAL_TILES, type Tile } from '../../core/tiles.js';
 import { ActionKind, actionKind, actionTile, formatAction } from '../../engine/actions.js';
-import type { HandResult, MeldKindName, Step } from '../../engine/types.js';
-import { WIND_LETTERS, type PatternId, type Wind } from '../../rules/types.js';
+import type { HandAt, HandResult, MeldKindName, Step } from '../../engine/types.js';
+import { WIND_LETTERS, type PatternId } from '../../rules/types.js';
 
 /** What a hand's pages and screens say about it besides its steps. */
-export interface HandHead {
+export interface HandHead extends HandAt {
   readonly seed: string;
-  readonly handKey: number;
   /** The rule profile's name. */
   readonly rules: string;
   /** Tiles left in the wall when the hand is drawn (the profile's `wallReserve`). */
   readonly reserve: number;
   readonly botNames: readonly string[];
-  readonly dealer: number;
-  readonly round: Wind;
-  readonly streak: number;
 }
 
 /** A meld: its tiles in order, the seat it was claimed from (−1: none) and which tile was claimed (−1: none). */

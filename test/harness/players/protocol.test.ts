@@ -53,7 +53,7 @@ describe('the validator', () => {
     expect(validate(schema, { $ref: '#/$defs/reply' }, { type: 'reply', id: 1 })).toEqual(['$: missing "actions"']);
     expect(validate(schema, { $ref: '#/$defs/reply' }, { type: 'reply', id: 1, actions: [1.5] })[0]).toMatch(/\$\.actions\[0\]: expected integer or string, got number/);
     expect(validate(schema, { $ref: '#/$defs/reply' }, { type: 'reply', id: 1, actions: [], extra: 1 })).toEqual(['$: unexpected property "extra"']);
-    expect(validate(schema, { $ref: '#/$defs/handStart' }, { ...handStartMessage(0, 1, 'zz', { key: 1, dealer: 0, round: 0, streak: 0, rules: 'p0' }, [0, 0, 0, 0]) })[0]).toMatch(/seed.*does not match/);
+    expect(validate(schema, { $ref: '#/$defs/handStart' }, { ...handStartMessage(0, 1, 'zz', { handKey: 1, dealer: 0, round: 0, streak: 0 }, 'p0', [0, 0, 0, 0]) })[0]).toMatch(/seed.*does not match/);
     expect(fromBot({ type: 'reply', id: -1, actions: [] }).join()).toMatch(/oneOf/);
     expect(fromBot('not an object').join()).toMatch(/oneOf/);
     expect(validate(schema, { type: 'string', format: 'date' }, 'x')[0]).toMatch(/not supported/);

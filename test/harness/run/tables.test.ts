@@ -11,9 +11,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getProfile, playHand, playMatch, type BotFactory, type HandResult, type Wind } from '../../../src/index.js';
+import { getProfile, handPosition, InvariantError, playHand, playMatch, RuleViolation, type BotFactory, type HandResult, type Step } from '../../../src/index.js';
 import { loadBotFactory } from '../../../src/harness/players/load.js';
-import { closePrograms, playInterleaved, program, type Play } from '../../../src/harness/run/tables.js';
+import { closePrograms, playInterleaved, program, TableFault, type Play } from '../../../src/harness/run/tables.js';
 import { HAS_PYTHON, noneTagged, replayIn, ROOT, sh, startTw16, tw16 } from '../../support/programs.js';
 
 const PY = join(ROOT, 'bots/examples/python');
@@ -46,17 +46,44 @@ describe.skipIf(!HAS_PYTHON)('bot programs in runs (python3)', () => {
       const got: unknown[] = [];
       await playInterleaved(
         plays,
-        { unit, seed: 'same', base: 1, perTai: 1, profiles: rules, players, names: [['a', 'b', 'c', 'd'], ['a', 'b', 'c', 'd']], tables: 7, replay: () => 'tw16 replay …' },
+        { unit, seed: 'same', base: 1, perTai: 1, profiles: rules, players, names: [['a', 'b', 'c', 'd'], ['a', 'b', 'c', 'd']], tables: 7, check: true },
         (_p, r) => got.push(r),
       );
       const want = plays.map((p) =>
         unit === 'hands'
-          ? playHand({ rules: rules[p.arm]!, seed: 'same', handKey: p.deal, dealer: p.deal % 4, round: (Math.floor(p.deal / 4) % 4) as Wind, streak: 0, bots: lineups[p.seating]! })
+          ? playHand({ ...handPosition(p.deal), rules: rules[p.arm]!, seed: 'same', bots: lineups[p.seating]! })
           : playMatch({ rules: rules[p.arm]!, seed: 'same', match: p.deal, bots: lineups[p.seating]! }),
       );
       expect(JSON.stringify(got)).toBe(JSON.stringify(want));
       if (unit === 'hands') expect((got as HandResult[]).some((r) => r.winners.length > 0)).toBe(true);
     }
+    await closePrograms();
+  });
+
+  it('both referees watch the program tables: a draw a trace corrupts at a table with program seats stops the tables with a TableFault naming the play, holding the RuleViolation with the hand', async () => {
+    const running = await program({ name: 'pyrandom', command: ['python3', join(PY, 'random_bot.py')] }, [getProfile('p0')], 5000);
+    const greedy = await loadBotFactory('greedy');
+    const players = [[{ program: running }, { factory: greedy }, { program: running }, { factory: greedy }]];
+    const plays: Play[] = [0, 1, 2, 3, 4, 5].map((deal) => ({ deal, arm: 0, seating: 0 }));
+    const opts = { unit: 'hands' as const, seed: 'corrupt', base: 1, perTai: 1, profiles: [getProfile('p0')], players, names: [['py', 'g', 'py', 'g']], tables: 3 };
+    // Corrupt the 6th draw of deal 4 (a table interleaved with others).
+    let draws = 0;
+    const trace = (p: Play, s: Step) => {
+      if (p.deal === 4 && s.type === 'draw' && ++draws === 6) (s as { tile: number }).tile = s.tile === 0 ? 1 : 0;
+    };
+    const got: unknown[] = [];
+    const err = await playInterleaved(plays, { ...opts, check: true, trace }, (_p, r) => got.push(r)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TableFault);
+    const fault = err as TableFault;
+    expect(fault.play).toEqual({ deal: 4, arm: 0, seating: 0 });
+    expect(fault.error).toBeInstanceOf(RuleViolation);
+    expect((fault.error as InvariantError).at).toEqual(handPosition(4));
+    expect(fault.message).toMatch(/^hand 4, step \d+ \(draw\): /);
+    // Unchecked, the same trace changes nothing: the tables play what playHand plays.
+    draws = 0;
+    const unchecked: HandResult[] = [];
+    await playInterleaved(plays, { ...opts, trace }, (_p, r) => unchecked.push(r as HandResult));
+    expect(unchecked.map((r) => r.handKey)).toEqual([0, 1, 2, 3, 4, 5]);
     await closePrograms();
   });
 
@@ -81,6 +108,22 @@ describe.skipIf(!HAS_PYTHON)('bot programs in runs (python3)', () => {
     }
     expect(await noneTagged(t)).toEqual([]);
   });
+
+  it('tw16 run --check: both referees on every hand with bot programs, in this thread and in worker threads, and not a byte changes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw16-check-'));
+    const t = tag('check');
+    const exp = experiment(dir, [{ name: 'pyrandom', command: ['python3', join(PY, 'random_bot.py'), t] }, 'greedy', 'cmd:python3 ' + join(PY, 'shanten_bot.py') + ' ' + t, 'random']);
+    const outs = [['--workers', '0'], ['--workers', '0', '--check'], ['--workers', '2', '--tables', '3', '--check']].map((flags, i) => {
+      const out = join(dir, `out${i}`);
+      const r = tw16(['run', exp, '--out', out, '--quiet', ...flags]);
+      expect(r.code, r.err).toBe(0);
+      return out;
+    });
+    for (const f of ['hands.arrow', 'wins.arrow', 'summary.json']) {
+      for (const o of outs.slice(1)) expect(hash(join(o, f)), `${o}/${f}`).toBe(hash(join(outs[0]!, f)));
+    }
+    expect(await noneTagged(t)).toEqual([]);
+  }, 120_000);
 
   for (const [mode, says, flags] of [
     ['crash', /bot "faulty" \(seat \d\) in hand 5 exited with code 3/, []],

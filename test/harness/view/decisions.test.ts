@@ -80,7 +80,7 @@ describe('decisions files', () => {
     const path = join(dir, 'played.jsonl');
     const w = new DecisionsWriter(path, { seed: 'd', rules: 'p0', bots: names });
     const result = await playHandLive({
-      rules: getProfile('p0'), seed: 'd', handKey: 0, dealer: 0, round: 0, streak: 0, botNames: names, replay: '',
+      rules: getProfile('p0'), seed: 'd', handKey: 0, dealer: 0, round: 0, streak: 0, botNames: names,
       bots: [null, random, random, random],
       ask: async (s, legal) => (w.record(0, s, legal[0]!), legal[0]!),
     });

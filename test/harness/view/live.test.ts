@@ -1,14 +1,14 @@
 /**
- * playHandLive (src/harness/view/live.ts), the loop `tw16 play` runs: with bots in every seat it is
- * playHand, step for step; with a person in a seat, playHand replaying that person's recorded
- * decisions gives the same hand.
+ * playHandLive (src/harness/view/live.ts), the driver `tw16 play` runs: with bots in every seat it
+ * is playHand, step for step; with a person in a seat, playHand replaying that person's recorded
+ * decisions gives the same hand; both referees watch it (`check`), firing on a corrupted step.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRng } from '../../../src/core/rng.js';
-import { playHand, type BotFactory, type Step } from '../../../src/engine/index.js';
+import { BotError, InvariantError, playHand, RuleViolation, type BotFactory, type Step } from '../../../src/engine/index.js';
 import { DecisionsWriter, HUMAN, loadSeatBots } from '../../../src/harness/view/decisions.js';
 import { playHandLive } from '../../../src/harness/view/live.js';
 import { getProfile, PROFILE_NAMES } from '../../../src/rules/index.js';
@@ -27,7 +27,7 @@ describe('playHandLive', () => {
       const a: Step[] = [];
       const b: Step[] = [];
       const want = playHand({ ...setup, bots: lineup.map((x) => x[1]), trace: (s) => a.push(s) });
-      const got = await playHandLive({ ...setup, bots: lineup.map((x) => x[1]), replay: '', ask: () => Promise.reject(new Error('no person here')), trace: (s) => b.push(s) });
+      const got = await playHandLive({ ...setup, bots: lineup.map((x) => x[1]), ask: () => Promise.reject(new Error('no person here')), trace: (s) => b.push(s) });
       expect(got).toEqual(want);
       expect(b).toEqual(a);
     }
@@ -48,7 +48,7 @@ describe('playHandLive', () => {
       const played = await playHandLive({
         ...setup,
         bots: await Promise.all(names.map(async (n) => (n === HUMAN ? null : (await loadSeatBots([n, n, n, n], undefined, { seed: 'person', rules: rules.name })).bots[0]!))),
-        replay: '',
+       
         trace: (s) => a.push(s),
         ask: async (s, legal) => {
           asked++;
@@ -67,5 +67,35 @@ describe('playHandLive', () => {
       expect(replayed).toEqual(played);
       expect(b).toEqual(a);
     }
+  });
+
+  it('both referees watch live play: a draw a trace corrupts is a RuleViolation naming the hand; unchecked, nothing fires', async () => {
+    const setup = { rules: getProfile('p0'), seed: 'live-check', handKey: 9, dealer: 1, round: 2 as const, streak: 3, botNames: [HUMAN, 'greedy', 'value', 'random'] };
+    const bots = [null, greedy, value, random];
+    const ask = async (_s: number, legal: readonly number[]) => legal[0]!;
+    let draws = 0;
+    const corrupt = (s: Step) => {
+      if (s.type === 'draw' && ++draws === 4) (s as { tile: number }).tile = s.tile === 0 ? 1 : 0;
+    };
+    // Checked and uncorrupted: the hand plays through.
+    const clean = await playHandLive({ ...setup, bots, ask, check: true });
+    draws = 0;
+    const err = await playHandLive({ ...setup, bots, ask, check: true, trace: corrupt }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RuleViolation);
+    expect((err as InvariantError).at).toEqual({ handKey: 9, dealer: 1, round: 2, streak: 3 });
+    expect((err as Error).message).toMatch(/^hand 9, step \d+ \(draw\): /);
+    draws = 0;
+    expect(await playHandLive({ ...setup, bots, ask, trace: corrupt })).toEqual(clean);
+  });
+
+  it("a person's illegal answer is a BotError through the one fault path, naming the seat and the hand", async () => {
+    const err = await playHandLive({
+      rules: getProfile('p0'), seed: 'live-bad', handKey: 2, dealer: 0, round: 0, streak: 0, botNames: [HUMAN, 'greedy', 'greedy', 'greedy'],
+      bots: [null, greedy, greedy, greedy],
+      ask: async () => 9999,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BotError);
+    expect((err as BotError).message).toMatch(/^bot "human" \(seat 0\) in hand 2 returned an illegal action \?9999; legal: \[/);
+    expect((err as BotError).at).toEqual({ handKey: 2, dealer: 0, round: 0, streak: 0 });
   });
 });
