@@ -102,11 +102,18 @@ export function answerWindow(tb: TableState, w: number, a: Action, isFalse: bool
   return resolveClaim(tb);
 }
 
-/** Seats that answered the window with a legal win (false wins excluded), in window order. */
+/**
+ * Seats that answered the window with a legal win (false wins excluded), in window order (turn
+ * order from the discarder). Without `multipleWinners` only the first of them wins: the seat
+ * nearest the discarder in turn order takes the tile (docs/rules.md#multiple-winners).
+ */
 export function collectWinners(tb: TableState): number[] | null {
   let winners: number[] | null = null;
   for (let i = 0; i < tb.windowN; i++) {
-    if (actionKind(tb.windowAnswer[i]!) === ActionKind.WIN && !tb.windowFalse[i]) (winners ??= []).push(tb.windowSeats[i]!);
+    if (actionKind(tb.windowAnswer[i]!) === ActionKind.WIN && !tb.windowFalse[i]) {
+      (winners ??= []).push(tb.windowSeats[i]!);
+      if (!tb.rules.multipleWinners) break;
+    }
   }
   return winners;
 }

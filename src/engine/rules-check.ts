@@ -421,7 +421,7 @@ class Referee {
       if (legal.length > 1) asked.push({ seat: o, legal: legal.sort((a, b) => a - b), answered: false });
     }
     if (asked.length === 0) return { kind: 'draw', seat: (d + 1) & 3, back: false };
-    const { winners, falseWins, claims } = yield* this.collect('claim', asked);
+    const { winners, falseWins, claims } = yield* this.collect('claim', asked, d);
     if (winners.length > 0 || falseWins.length > 0) {
       return yield* this.endWins(winners, t, { selfDraw: false, lastTile: last, afterKong: false, robKong: false, heavenly: false }, d, falseWins);
     }
@@ -461,7 +461,7 @@ class Referee {
       if (this.winsOn(o, t, flags)) asked.push({ seat: o, legal: [PASS, action(A.WIN, t)], answered: false });
     }
     if (asked.length === 0) return { kind: 'draw', seat: s, back: true };
-    const { winners, falseWins } = yield* this.collect('rob', asked);
+    const { winners, falseWins } = yield* this.collect('rob', asked, s);
     if (winners.length === 0 && falseWins.length === 0) return { kind: 'draw', seat: s, back: true };
     if (winners.length > 0) meld.kind = 'pung';
     return yield* this.endWins(winners, t, flags, s, falseWins);
@@ -481,7 +481,7 @@ class Referee {
    * seat's legal set is a false win where the profile penalizes one; any other action
    * outside it is a violation.
    */
-  private *collect(phase: DecisionPhase, asked: Asked[]): Gen<{ winners: number[]; falseWins: number[]; claims: { seat: number; action: Action }[] }> {
+  private *collect(phase: DecisionPhase, asked: Asked[], from: number): Gen<{ winners: number[]; falseWins: number[]; claims: { seat: number; action: Action }[] }> {
     const winners: number[] = [];
     const falseWins: number[] = [];
     const claims: { seat: number; action: Action }[] = [];
@@ -496,6 +496,11 @@ class Referee {
         falseWins.push(q.seat);
       } else if (actionKind(a) === A.WIN) winners.push(q.seat);
       else if (a !== PASS) claims.push({ seat: q.seat, action: a });
+    }
+    // Without multipleWinners the winner nearest the discarder in turn order takes the tile
+    // (docs/rules.md#multiple-winners); the others' wins are void, not false.
+    if (!this.rules.multipleWinners && winners.length > 1) {
+      winners.splice(0, winners.length, winners.reduce((a, b) => (((a - from + 4) & 3) <= ((b - from + 4) & 3) ? a : b)));
     }
     return { winners, falseWins: falseWins.sort((x, y) => x - y), claims };
   }

@@ -86,6 +86,21 @@ describe('claims', () => {
     expect(r.deltas).toEqual([-10, 5, 5, 0]);
   });
 
+  it('multipleWinners false (a house rule): only the winner nearest the discarder in turn order wins', () => {
+    const hands = ['147m147p1234567z666s9p', READY_HAND, '123456789p234m45s77s', '258m369p123s4567z88s1z'];
+    const one = getProfile({ extends: 'p0', multipleWinners: false });
+    // Seat 0 discards 6s; seats 1 and 2 both declare: seat 1 is next after the discarder and takes it.
+    const { r } = play({ hands }, [discardFirst('6s'), winner, winner], one);
+    expect(r.winners.map((w) => w.seat)).toEqual([1]);
+    expect(r.deltas).toEqual([-5, 5, 0, 0]);
+    // The dealer (seat 0) discards to seats 2 and 3 the other way round: seat 3 holds seat 1's hand and
+    // seat 2 the other winning hand, so seat 2 (nearer in turn order) wins, not seat 3.
+    const swapped = play({ hands: [hands[0]!, hands[3]!, hands[2]!, hands[1]!] }, [discardFirst('6s'), undefined, winner, winner], one);
+    expect(swapped.r.winners.map((w) => w.seat)).toEqual([2]);
+    // Under p0 (multipleWinners true) the same table pays both (the test above).
+    expect(play({ hands: [hands[0]!, hands[3]!, hands[2]!, hands[1]!] }, [discardFirst('6s'), undefined, winner, winner]).r.winners.map((w) => w.seat)).toEqual([2, 3]);
+  });
+
   it('pung beats chow, and the claimer discards without drawing', () => {
     const plan: WallPlan = { hands: ['147m147p1234567z69s9m3p', '258m258s24p8p1234567z', '33p369m69p369s123456z', JUNK[3]], draws: '9m' };
     const { r, steps } = play(plan, [discardFirst('3p'), (v, l) => pick(l, A.CHOW, T('2p')), (v, l) => pick(l, A.PUNG, T('3p')) ?? (v.phase === 'turn' ? pick(l, A.DISCARD, T('1z')) : undefined)]);
