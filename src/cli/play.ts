@@ -26,7 +26,7 @@ import { playHandLive } from '../harness/view/live.js';
 import type { Wind } from '../rules/types.js';
 import { loadBotFactory } from '../harness/players/load.js';
 import { EXIT } from './exit.js';
-import { rulesFlag } from './replay.js';
+import { rulesFlag } from './flags.js';
 import { decisionScreen, endScreen, type Session } from './screen.js';
 
 interface PlayArgs {

@@ -18,6 +18,9 @@ import { getProfile, WIND_LETTERS, PATTERN_NAMES, type Wind, type PatternId } fr
 import { UsageError } from '../core/errors.js';
 import { decisionsCause, loadSeatBots } from '../harness/view/decisions.js';
 import { writeHandPage } from '../harness/view/viewer.js';
+import { rulesFlag } from './flags.js';
+
+export { rulesFlag };
 
 interface ReplayArgs {
   seed: string;
@@ -46,18 +49,6 @@ function builder(y: Argv): Argv<ReplayArgs> {
     .option('per-tai', { type: 'number', describe: 'units per tai' })
     .option('decisions', { type: 'string', describe: 'decisions file of the seats named "human" in --bots (written by tw16 play)' })
     .option('html', { type: 'string', describe: 'also write the hand as a self-contained HTML viewer page to this file' }) as unknown as Argv<ReplayArgs>;
-}
-
-/** The profile of a `--rules` flag: a name, a JSON file, or inline JSON (throws UsageError on bad JSON). */
-export function rulesFlag(spec: string): ReturnType<typeof getProfile> {
-  if (!spec.trim().startsWith('{')) return getProfile(spec);
-  let inline: object;
-  try {
-    inline = JSON.parse(spec) as object;
-  } catch (err) {
-    throw new UsageError(`--rules: not valid JSON (${(err as Error).message})`);
-  }
-  return getProfile(inline);
 }
 
 /** Parse the replay arguments into a playHand setup (throws UsageError on bad input). */

@@ -5,6 +5,7 @@
 import type { CommandModule } from 'yargs';
 import { ci, table } from '../harness/analysis/format.js';
 import { rescoreResults, type RescoreSummary } from '../harness/analysis/rescore.js';
+import { rulesFlag } from './flags.js';
 
 interface RescoreArgs {
   results: string;
@@ -33,12 +34,14 @@ export const rescoreCommand: CommandModule<object, RescoreArgs> = {
   builder: (y) =>
     y
       .positional('results', { type: 'string', demandOption: true, describe: 'result directory of a complete run' })
-      .option('rules', { type: 'string', demandOption: true, describe: 'profile name or house-rule JSON file' })
+      .option('rules', { type: 'string', demandOption: true, describe: 'rule profile: a name, a house-rule .json file, or inline JSON like \'{"extends": "p0", "minTai": 1}\'' })
       .option('out', { type: 'string', describe: 'output directory (default: RESULTS-<profile>)' })
       .option('force', { type: 'boolean', default: false, describe: 'replace a complete result in the output directory' })
       .option('json', { type: 'boolean', default: false, describe: 'print rescore.json instead of text' }),
   handler: async (a) => {
-    const outDir = a.out ?? `${a.results.replace(/\/+$/, '')}-${a.rules.replace(/^.*\//, '').replace(/\.json$/, '')}`;
+    // The default directory is named after the profile (a file's name without .json; inline JSON's name, p0+overrides by default).
+    const profile = rulesFlag(a.rules).name.replace(/^.*\//, '').replace(/\.json$/, '').replace(/[^\w.+-]/g, '_');
+    const outDir = a.out ?? `${a.results.replace(/\/+$/, '')}-${profile}`;
     const r = await rescoreResults(a.results, a.rules, outDir, 20, a.force);
     process.stdout.write(a.json ? `${JSON.stringify(r, null, 2)}\n` : formatRescore(r, outDir));
   },

@@ -19,6 +19,7 @@ import { formatSummary } from '../harness/analysis/format.js';
 import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../harness/run/run.js';
 import { parseShard, shardDirName, shardFromEnv, shardName, type Shard } from '../harness/experiment/shard.js';
 import { EXIT } from './exit.js';
+import { rulesListFlag } from './flags.js';
 import { progressReporter } from './progress.js';
 
 interface RunArgs {
@@ -30,6 +31,7 @@ interface RunArgs {
   seed?: string;
   batch?: number;
   bots?: string;
+  rules?: string;
   tables?: number;
   resume?: boolean;
   force?: boolean;
@@ -51,7 +53,13 @@ export function applyOverrides(e: Experiment, a: RunArgs): Experiment {
   const deals = a.hands ?? a.matches;
   const bad = deals === undefined ? undefined : badDeals(e.unit, deals);
   if (bad) throw new UsageError(`--${e.unit}: ${bad}`);
-  return { ...e, deals: deals ?? e.deals, seed: a.seed ?? e.seed, bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots };
+  return {
+    ...e,
+    deals: deals ?? e.deals,
+    seed: a.seed ?? e.seed,
+    bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots,
+    rules: a.rules !== undefined ? rulesListFlag(a.rules) : e.rules,
+  };
 }
 
 /** The shard of --shard/--shards (auto: from the scheduler's variables in `env`), or undefined. */
@@ -69,6 +77,7 @@ function resumeCommand(a: RunArgs, outDir: string, shard?: Shard, outBase?: stri
   if (a.matches !== undefined) words.push('--matches', String(a.matches));
   if (a.seed !== undefined) words.push('--seed', a.seed);
   if (a.bots !== undefined) words.push('--bots', a.bots);
+  if (a.rules !== undefined) words.push('--rules', a.rules);
   if (a.decisionTimeout !== undefined) words.push('--decision-timeout', String(a.decisionTimeout));
   return words.map(shellQuote).join(' ');
 }
@@ -113,6 +122,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         type: 'string',
         describe:
           "the roster instead of the experiment's: 2-4 comma-separated built-in names, module paths (.js/.ts, relative to the current directory) or programs speaking docs/protocol.md ('cmd:python3 bot.py', or 'NAME=cmd:…')",
+      })
+      .option('rules', {
+        type: 'string',
+        describe:
+          "the rule arms instead of the experiment's: a profile name, a house-rule .json file (relative to the current directory), inline JSON '{\"extends\": \"p0\", …}', or a list: names and files separated by commas, or a JSON array",
       })
       .option('tables', { type: 'number', describe: 'tables each worker plays at once when bot programs play (their decisions batched into one request; 1: no batching). Default 64; never changes the output' })
       .option('resume', { type: 'boolean', default: false, describe: 'continue the unfinished run in the output directory (verified first: any change is refused)' })

@@ -59,7 +59,7 @@ function builder(y: Argv): Argv<ScoreArgs> {
     .option('self-draw', { type: 'boolean', default: false, describe: 'self-drawn win (the three others pay)' })
     .option('seat', { type: 'string', default: 'E', describe: 'seat wind E S W N (E is the dealer)' })
     .option('round', { type: 'string', default: 'E', describe: 'round wind E S W N' })
-    .option('rules', { type: 'string', default: 'p0', describe: `rule profile: ${PROFILE_NAMES.join('|')} or a .json file` })
+    .option('rules', { type: 'string', default: 'p0', describe: `rule profile: ${PROFILE_NAMES.join('|')}, a house-rule .json file, or inline JSON like '{"extends": "p0", "minTai": 1}'` })
     .option('last-tile', { type: 'boolean', default: false, describe: 'last drawable tile / the discard after it' })
     .option('after-kong', { type: 'boolean', default: false, describe: "self-drawn on a kong's replacement" })
     .option('rob-kong', { type: 'boolean', default: false, describe: 'won on a tile added to a pung' })
