@@ -4,7 +4,7 @@
  * code (EXIT below). Errors reach the user as one line; `--debug` adds the stack.
  */
 import yargs, { type Argv } from 'yargs';
-import { InputError, IoError, UsageError, isSystemError } from '../core/errors.js';
+import { InputError, IoError, UsageError, fullStack, isSystemError } from '../core/errors.js';
 import { BotError } from '../engine/types.js';
 import { VERSION } from '../version.js';
 import { commands } from './commands.js';
@@ -31,7 +31,7 @@ export function errorMessage(err: unknown, debug: boolean): string {
   const e = isSystemError(err) ? new IoError(err.path ?? (err as { dest?: string }).dest ?? '(unknown path)', `${err.syscall}`, err) : err;
   const text = e instanceof Error ? e.message : String(e);
   const line = exitCodeOf(e) === EXIT.INTERNAL ? `internal error (a bug in tw16; --debug shows where): ${text}` : text;
-  const stack = debug && err instanceof Error && err.stack ? `\n${err.stack}` : '';
+  const stack = debug && err instanceof Error ? `\n${fullStack(err)}` : '';
   return `tw16: ${line.split('\n')[0]}${stack}\n`;
 }
 

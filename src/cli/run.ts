@@ -40,6 +40,7 @@ interface RunArgs {
   shard?: string;
   shards?: number;
   continue?: boolean;
+  debug?: boolean;
 }
 
 function positiveInt(name: string, v: number | undefined, min = 1): void {
@@ -89,12 +90,14 @@ function reportStop(r: RunOutcome, a: RunArgs, outDir: string, shard?: Shard, ou
     process.stderr.write(`tw16: run interrupted; ${kept}\ncontinue with: ${resumeCommand(a, outDir, shard, outBase)}\n`);
     return EXIT.INTERRUPTED;
   }
+  // --debug: where it happened (a bot's exception: the bot's file and line).
+  const stack = a.debug && r.error?.stack ? `${r.error.stack}\n` : '';
   if (r.error?.kind === 'internal') {
-    process.stderr.write(`tw16: internal error (a bug in tw16): ${r.error.message}\n${kept}\n`);
+    process.stderr.write(`tw16: internal error (a bug in tw16): ${r.error.message}\n${stack}${kept}\n`);
     return EXIT.INTERNAL;
   }
   process.stderr.write(
-    `tw16: run stopped: ${r.error?.message}\n${kept}; a bot whose code changed cannot resume (start over with --force); ` +
+    `tw16: run stopped: ${r.error?.message}\n${stack}${kept}; a bot whose code changed cannot resume (start over with --force); ` +
       `if the failure was passing (a time limit on a loaded machine), continue with: ${resumeCommand(a, outDir, shard, outBase)}\n`,
   );
   return EXIT.BOT_ERROR_OR_DIFFERENT;

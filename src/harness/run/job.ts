@@ -9,6 +9,7 @@
 import { MATCH_HAND_LIMIT, playHand, playMatch, replayCommand, type MatchResult } from '../../engine/index.js';
 import type { BotFactory, HandResult } from '../../engine/types.js';
 import { BotError } from '../../engine/types.js';
+import { fullStack } from '../../core/errors.js';
 import { getProfile, WIND_LETTERS, type Profile } from '../../rules/index.js';
 import type { Wind } from '../../rules/types.js';
 import { loadBotFactory } from '../players/load.js';
@@ -48,8 +49,11 @@ export interface JobResult {
   readonly wins: Batch;
   /** Hands played. */
   readonly played: number;
-  /** `bot`: a bot broke the interface or its time limit; `internal`: a bug in tw16. */
-  readonly error?: { readonly message: string; readonly deal: number; readonly kind: 'bot' | 'internal' };
+  /**
+   * `bot`: a bot broke the interface or its time limit; `internal`: a bug in tw16. `stack`: where
+   * (a bot's exception: its stack, with the bot's file and line), for `--debug`.
+   */
+  readonly error?: { readonly message: string; readonly deal: number; readonly kind: 'bot' | 'internal'; readonly stack?: string };
 }
 
 /** What a job needs resolved once per process: profiles per arm, bot factories per roster entry. */
@@ -205,7 +209,7 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
         if (again.error?.kind === 'bot') return again;
       }
       const deal = err instanceof BotError ? (e.unit === 'hands' ? err.handKey : Math.floor(err.handKey / MATCH_HAND_LIMIT)) : job.firstDeal;
-      return failed({ message: err instanceof Error ? err.message : String(err), deal, kind: err instanceof BotError ? 'bot' : 'internal' });
+      return failed({ message: err instanceof Error ? err.message : String(err), deal, kind: err instanceof BotError ? 'bot' : 'internal', stack: fullStack(err) });
     }
     idle();
     return { index: job.index, hands: hands.build(), wins: wins.build(), played };
@@ -230,8 +234,8 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
         } catch (err) {
           return failed(
             err instanceof BotError
-              ? { message: botErrorMessage(err, e, res, arm, s), deal, kind: 'bot' as const }
-              : { message: err instanceof Error ? err.message : String(err), deal, kind: 'internal' as const },
+              ? { message: botErrorMessage(err, e, res, arm, s), deal, kind: 'bot' as const, stack: fullStack(err) }
+              : { message: err instanceof Error ? err.message : String(err), deal, kind: 'internal' as const, stack: fullStack(err) },
           );
         }
       }

@@ -101,8 +101,8 @@ export interface RunOutcome {
   readonly hands: number;
   readonly seconds: number;
   readonly handsPerSecond: number;
-  /** What stopped a failed run: a bot (its message names the replay command) or a bug in tw16. */
-  readonly error?: { readonly message: string; readonly kind: 'bot' | 'internal' };
+  /** What stopped a failed run: a bot (its message names the replay command) or a bug in tw16; `stack` for --debug. */
+  readonly error?: { readonly message: string; readonly kind: 'bot' | 'internal'; readonly stack?: string };
   readonly summary?: Summary;
   /** The files of the complete result, manifest.json last. */
   readonly files?: readonly string[];
@@ -342,7 +342,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       checkpoint(failure ? `failed at deal ${failure.deal}: ${failure.message}` : 'interrupted');
       closeAll();
       removeTree(staging);
-      return failure ? { status: 'failed', ...outcome, error: { message: failure.message, kind: failure.kind } } : { status: 'interrupted', ...outcome };
+      return failure ? { status: 'failed', ...outcome, error: { message: failure.message, kind: failure.kind, ...(failure.stack ? { stack: failure.stack } : {}) } } : { status: 'interrupted', ...outcome };
     }
 
     // Every deal is in the journals: make that durable, then finish.
