@@ -7,6 +7,7 @@
  * (`p0,table,house.json`) or a JSON array (`'["p0", {"extends": "p0", "minTai": 1}]'`).
  */
 import { resolve } from 'node:path';
+import type { Options } from 'yargs';
 import { UsageError } from '../core/errors.js';
 import { getProfile, type Profile } from '../rules/index.js';
 
@@ -60,4 +61,20 @@ function check(spec: string | object, at: string): void {
   } catch (err) {
     throw new UsageError(`${at}: ${(err as Error).message}`);
   }
+}
+
+/** The default of `--decision-timeout` (seconds), as tw16 run's. */
+export const DEFAULT_DECISION_TIMEOUT_S = 5;
+
+/** `--decision-timeout` for replay and play: a bot module plays in a thread of its own, stopped when a decision overruns the limit. */
+export const timeoutOption: Options = {
+  type: 'number',
+  default: DEFAULT_DECISION_TIMEOUT_S,
+  describe: `seconds a bot may take over one decision, as in tw16 run (0: no limit; a bot module then runs in this thread, for a debugger)`,
+};
+
+/** The limit of a `--decision-timeout` flag in ms (UsageError unless a number of seconds ≥ 0). */
+export function timeoutMs(seconds: number): number {
+  if (!(typeof seconds === 'number' && seconds >= 0 && Number.isFinite(seconds))) throw new UsageError(`--decision-timeout: expected seconds ≥ 0, got ${seconds}`);
+  return seconds * 1000;
 }

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { UsageError } from '../core/errors.js';
@@ -24,9 +25,9 @@ import { DecisionsWriter, HUMAN, parseAction } from '../harness/view/decisions.j
 import { describe, HandModel, type Frame, type HandHead } from '../harness/view/handview.js';
 import { playHandLive } from '../harness/view/live.js';
 import type { Wind } from '../rules/types.js';
-import { loadBotFactory } from '../harness/players/load.js';
+import { absoluteBotSpec, loadBotFactory } from '../harness/players/load.js';
 import { EXIT } from './exit.js';
-import { rulesFlag } from './flags.js';
+import { rulesFlag, timeoutMs, timeoutOption } from './flags.js';
 import { decisionScreen, endScreen, type Session } from './screen.js';
 
 interface PlayArgs {
@@ -37,6 +38,7 @@ interface PlayArgs {
   hands?: number;
   match: boolean;
   decisions?: string;
+  decisionTimeout: number;
 }
 
 function builder(y: Argv): Argv<PlayArgs> {
@@ -47,7 +49,8 @@ function builder(y: Argv): Argv<PlayArgs> {
     .option('seed', { type: 'string', describe: 'seed of the walls and the bots (default: a new random one)' })
     .option('hands', { type: 'number', describe: 'independent hands to play (default 1)' })
     .option('match', { type: 'boolean', default: false, describe: 'play a whole match: dealer streaks, wind rounds, running scores' })
-    .option('decisions', { type: 'string', describe: 'where to record your decisions (default tw16-play-SEED.jsonl, numbered if taken)' }) as unknown as Argv<PlayArgs>;
+    .option('decisions', { type: 'string', describe: 'where to record your decisions (default tw16-play-SEED.jsonl, numbered if taken)' })
+    .option('decision-timeout', timeoutOption) as unknown as Argv<PlayArgs>;
 }
 
 /** The person stopped the game (Ctrl-C, or the end of input). */
@@ -134,11 +137,12 @@ async function setup(argv: PlayArgs): Promise<{ names: string[]; bots: (BotFacto
   if (others.length === 1) others = [others[0]!, others[0]!, others[0]!];
   if (others.length !== 3 || others.some((n) => n === '')) throw new UsageError(`--bots needs one name or three (the other seats, in seat order), comma-separated; got "${argv.bots}"`);
   if (others.includes(HUMAN)) throw new UsageError(`--bots: "${HUMAN}" is your seat's name; name bots for the other seats`);
+  const limit = timeoutMs(argv.decisionTimeout);
   const names: string[] = [];
   const bots: (BotFactory | null)[] = [];
   for (let s = 0, k = 0; s < 4; s++) {
     names.push(s === argv.seat ? HUMAN : others[k++]!);
-    bots.push(s === argv.seat ? null : await loadBotFactory(names[s]!));
+    bots.push(s === argv.seat ? null : await loadBotFactory(names[s]!, undefined, { timeoutMs: limit }));
   }
   return { names, bots };
 }
@@ -150,6 +154,7 @@ export const playCommand: CommandModule<object, PlayArgs> = {
   builder,
   handler: async (argv: ArgumentsCamelCase<PlayArgs>) => {
     const rules = rulesFlag(argv.rules);
+    const rulesSpec = argv.rules.endsWith('.json') ? resolve(argv.rules) : argv.rules;
     const { names, bots } = await setup(argv);
     const seed = argv.seed ?? randomBytes(4).toString('hex');
     const seat = argv.seat;
@@ -177,7 +182,8 @@ export const playCommand: CommandModule<object, PlayArgs> = {
           label: argv.match ? `match hand ${n + 1}` : `hand ${n + 1} of ${hands}`,
           scores: argv.match || hands > 1 ? scores.slice() : null,
         };
-        const replay = `${replayCommand({ ...head, rules: { name: argv.rules } })} --decisions ${shellQuote(file)}`;
+        // Runnable from anywhere: bot paths and a rules file made absolute, as in a run's replay commands.
+        const replay = `${replayCommand({ ...head, botNames: names.map((n) => absoluteBotSpec(n)), rules: { name: rulesSpec } })} --decisions ${shellQuote(resolve(file))}`;
         const model = new HandModel(head);
         let frame: Frame | null = null;
         let log: string[] = [];

@@ -18,7 +18,9 @@ import { getProfile, WIND_LETTERS, PATTERN_NAMES, type Wind, type PatternId } fr
 import { UsageError } from '../core/errors.js';
 import { decisionsCause, loadSeatBots } from '../harness/view/decisions.js';
 import { writeHandPage } from '../harness/view/viewer.js';
-import { rulesFlag } from './flags.js';
+import { rulesFlag, timeoutMs, timeoutOption } from './flags.js';
+import { lineUp } from '../harness/experiment/experiment.js';
+import { splitBotList } from '../harness/players/command.js';
 
 export { rulesFlag };
 
@@ -34,6 +36,7 @@ interface ReplayArgs {
   perTai?: number;
   decisions?: string;
   html?: string;
+  decisionTimeout: number;
 }
 
 function builder(y: Argv): Argv<ReplayArgs> {
@@ -41,14 +44,19 @@ function builder(y: Argv): Argv<ReplayArgs> {
     .option('seed', { type: 'string', demandOption: true, describe: 'experiment seed' })
     .option('hand', { type: 'number', demandOption: true, describe: 'hand key' })
     .option('rules', { type: 'string', default: 'p0', describe: 'rule profile: a name, a JSON file, or inline JSON like \'{"extends": "p0", "minTai": 1}\'' })
-    .option('bots', { type: 'string', default: 'random', describe: 'bots by seat, comma-separated (one name = all four); names or module paths' })
+    .option('bots', {
+      type: 'string',
+      default: 'random',
+      describe: "bots by seat, comma-separated, as tw16 run seats them: one fills every seat, two alternate (A B A B), three repeat the first (A B C A); names, module paths ([NAME=]PATH) or programs ('cmd:python3 bot.py')",
+    })
     .option('dealer', { type: 'number', describe: 'dealer seat 0–3 (default: hand key mod 4)' })
     .option('round', { type: 'string', describe: 'round wind E S W N (default: from the hand key)' })
     .option('streak', { type: 'number', default: 0, describe: "dealer's streak" })
     .option('base', { type: 'number', describe: 'base units per payment' })
     .option('per-tai', { type: 'number', describe: 'units per tai' })
     .option('decisions', { type: 'string', describe: 'decisions file of the seats named "human" in --bots (written by tw16 play)' })
-    .option('html', { type: 'string', describe: 'also write the hand as a self-contained HTML viewer page to this file' }) as unknown as Argv<ReplayArgs>;
+    .option('html', { type: 'string', describe: 'also write the hand as a self-contained HTML viewer page to this file' })
+    .option('decision-timeout', timeoutOption) as unknown as Argv<ReplayArgs>;
 }
 
 /** Parse the replay arguments into a playHand setup (throws UsageError on bad input). */
@@ -63,10 +71,11 @@ export async function replaySetup(argv: ReplayArgs): Promise<{
 }> {
   if (!Number.isSafeInteger(argv.hand) || argv.hand < 0) throw new UsageError(`--hand must be a non-negative integer, got ${argv.hand}`);
   const rules = rulesFlag(argv.rules);
-  let names = argv.bots.split(',').map((s) => s.trim());
-  if (names.length === 1) names = [names[0]!, names[0]!, names[0]!, names[0]!];
-  if (names.length !== 4 || names.some((n) => n === '')) throw new UsageError(`--bots needs one name or four, comma-separated; got "${argv.bots}"`);
-  const { bots, verify } = await loadSeatBots(names, argv.decisions, { seed: argv.seed, rules: rules.name });
+  // As tw16 run seats a roster: one bot in every seat, two alternating (A B A B), three with the first again (A B C A).
+  const given = splitBotList(argv.bots);
+  if (given.length > 4 || given.some((n) => n === '')) throw new UsageError(`--bots needs 1 to 4 bots by seat, comma-separated; got "${argv.bots}"`);
+  const names = lineUp(given.length).map((i) => given[i]!);
+  const { bots, verify } = await loadSeatBots(names, argv.decisions, { seed: argv.seed, rules: rules.name }, { timeoutMs: timeoutMs(argv.decisionTimeout) });
   const dealer = argv.dealer ?? argv.hand % 4;
   if (!Number.isInteger(dealer) || dealer < 0 || dealer > 3) throw new UsageError(`--dealer must be a seat 0–3, got ${argv.dealer}`);
   let round: Wind;

@@ -36,9 +36,9 @@ describe('tw16 replay', () => {
     const ok = await run(['replay', '--seed', 's', '--hand', '0', '--bots', `${file},random,random,random`]);
     expect(ok.code).toBe(0);
     expect(ok.out).toContain(`seat 0 (E) ${file}`);
-    const bad = await run(['replay', '--seed', 's', '--hand', '0', '--bots', 'random,nobody']);
+    const bad = await run(['replay', '--seed', 's', '--hand', '0', '--bots', 'random,random,random,random,random']);
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain('--bots needs one name or four');
+    expect(bad.err).toContain('--bots needs 1 to 4 bots');
     const unknown = await run(['replay', '--seed', 's', '--hand', '0', '--bots', 'nobody']);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('unknown bot "nobody"');

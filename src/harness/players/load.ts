@@ -10,8 +10,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BotFactory } from '../../index.js';
 import { BotLoadError, getBot } from '../../../bots/index.js';
-import { commandBot } from './bridge.js';
-import { isCommandSpec, parseCommandSpec, resolveCommand } from './command.js';
+import { BRIDGE_TIMEOUT_MS, commandBot } from './bridge.js';
+import { threadBot } from './thread.js';
+import { commandSpec, isCommandSpec, parseCommandSpec, resolveCommand } from './command.js';
 import { importBotModule } from './loader.js';
 
 export { BotLoadError };
@@ -19,6 +20,44 @@ export { BotLoadError };
 /** Does `spec` name a module path rather than a built-in bot (or a command)? */
 export function isBotPath(spec: string): boolean {
   return !isCommandSpec(spec) && (/[/\\]/.test(spec) || /\.([cm]?[jt]s)$/.test(spec));
+}
+
+/**
+ * A module path given a name, `NAME=PATH` (two bots both called `bot.js` need names of their
+ * own), as its name and path; null when `spec` is not one.
+ */
+export function parseNamedPath(spec: string): { name: string; path: string } | null {
+  const m = /^([A-Za-z0-9._-]+)=(.+)$/s.exec(spec);
+  return m && !isCommandSpec(spec) && isBotPath(m[2]!) ? { name: m[1]!, path: m[2]! } : null;
+}
+
+/** A bot's default name from its module path: the file name without its extension. */
+export function botNameFromPath(p: string): string {
+  const file = p.split(/[/\\]/).pop() ?? p;
+  return file.replace(/\.([cm]?[jt]s)$/, '');
+}
+
+/** A module path as a bot-list entry: `PATH`, or `NAME=PATH` when the name is not the file's. */
+export function pathSpec(name: string, path: string): string {
+  return name === botNameFromPath(path) ? path : `${name}=${path}`;
+}
+
+/**
+ * A bot-list entry that names the same bot from any directory: module paths and a command's
+ * file words made absolute against `base` (for the replay commands tw16 prints).
+ */
+export function absoluteBotSpec(spec: string, base: BotBase = cwdBase()): string {
+  if (isCommandSpec(spec)) {
+    try {
+      const cmd = parseCommandSpec(spec);
+      return commandSpec(cmd.name, resolveCommand(cmd.command, base.dir));
+    } catch {
+      return spec;
+    }
+  }
+  const named = parseNamedPath(spec);
+  if (named) return `${named.name}=${resolve(base.dir, named.path)}`;
+  return isBotPath(spec) ? resolve(base.dir, spec) : spec;
 }
 
 /** Extract a BotFactory from a loaded module, or throw naming what was found. */
@@ -45,13 +84,25 @@ export function cwdBase(): BotBase {
 
 /** One bridged program per command (every seat naming it shares it). */
 const commands = new Map<string, BotFactory>();
+/** One thread per module bot with a time limit (thread.ts). */
+const threads = new Map<string, BotFactory>();
+
+/** How a bot loaded for `tw16 replay` or `tw16 play` is run. */
+export interface LoadOptions {
+  /**
+   * Longest a decision may take (ms). Set and above 0, a module bot plays in a thread of its own
+   * (thread.ts) that is stopped when a decision overruns it, and a program gets it per request;
+   * unset or 0, a module bot plays in this thread with no limit (for a debugger).
+   */
+  readonly timeoutMs?: number;
+}
 
 /**
  * A built-in bot by name, a user bot from a module path, or a bot program from `[NAME=]cmd:WORDS`
  * (served through the synchronous bridge: external/bridge.ts). Relative paths (and a command's
  * relative file words) resolve against `base`, by default the current directory.
  */
-export async function loadBotFactory(spec: string, base: BotBase = cwdBase()): Promise<BotFactory> {
+export async function loadBotFactory(spec: string, base: BotBase = cwdBase(), opts: LoadOptions = {}): Promise<BotFactory> {
   if (isCommandSpec(spec)) {
     let cmd;
     try {
@@ -60,11 +111,13 @@ export async function loadBotFactory(spec: string, base: BotBase = cwdBase()): P
       throw new BotLoadError(`bot ${(err as Error).message}`);
     }
     const command = resolveCommand(cmd.command, base.dir);
-    const key = JSON.stringify([cmd.name, command]);
+    const key = JSON.stringify([cmd.name, command, opts.timeoutMs]);
     let f = commands.get(key);
-    if (!f) commands.set(key, (f = commandBot({ name: cmd.name, command })));
+    if (!f) commands.set(key, (f = commandBot({ name: cmd.name, command }, opts.timeoutMs ?? BRIDGE_TIMEOUT_MS)));
     return f;
   }
+  const named = parseNamedPath(spec);
+  if (named) spec = named.path;
   if (!isBotPath(spec)) return getBot(spec);
   const path = resolve(base.dir, spec);
   if (!existsSync(path)) throw new BotLoadError(`cannot load bot ${spec}: no file ${path} (relative bot paths resolve against ${base.label})`);
@@ -74,6 +127,13 @@ export async function loadBotFactory(spec: string, base: BotBase = cwdBase()): P
   } catch (err) {
     throw new BotLoadError(`cannot load bot ${spec} (${path}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
   }
-  return factoryFromModule(mod, spec);
+  const factory = factoryFromModule(mod, spec);
+  // Loaded here first, so a module that does not load is an error now (exit 2), not in a hand.
+  if (opts.timeoutMs === undefined || opts.timeoutMs <= 0) return factory;
+  // One thread per module, as one module instance serves every seat in this thread (and in a run's worker).
+  const key = JSON.stringify([path, opts.timeoutMs]);
+  let f = threads.get(key);
+  if (!f) threads.set(key, (f = threadBot(path, opts.timeoutMs)));
+  return f;
 }
 
