@@ -27,6 +27,15 @@ export function formatDiff(d: DiffSummary): string {
       : `different: ${d.hands.changed.toLocaleString('en-US')} of ${d.hands.compared.toLocaleString('en-US')} hands changed, ${d.wins.changed.toLocaleString('en-US')} win rows differ` +
           (d.unmatched ? `, ${d.unmatched.toLocaleString('en-US')} hands on one side only (A ${d.hands.a}, B ${d.hands.b})` : ''),
   );
+  for (const [side, r] of [['A', d.rescored.a], ['B', d.rescored.b]] as const) {
+    if (!r) continue;
+    out.push(
+      `Note: ${side} is a rescore: its hands were played under ${r.played.join(', ') || 'the rules of the run it rescored'} and only their wins re-scored under ${r.profile}. ` +
+        `Who won, on which tile, and every step before are as played; under ${r.profile} play could have gone otherwise (claims, ready declarations, the wall's reserve), ` +
+        `and a win that does not qualify there is counted as no win (outcome void) where play would have gone on. ` +
+        `The changes below are those of the scoring alone; to know what ${r.profile} would do, run the experiment with --rules ${r.profile}.`,
+    );
+  }
   const moved = d.patterns.filter((p) => p.change.mean !== 0 || p.winsA !== p.winsB);
   if (moved.length > 0) {
     out.push('', 'Pattern frequencies per 1,000 wins (change B − A with 95% CI):');
@@ -43,13 +52,19 @@ export function formatDiff(d: DiffSummary): string {
     out.push(table(['profile', 'bot', 'metric', 'A', 'B', 'change [95% CI]'], bots.map((b) => [b.profile, b.bot, b.metric, b.a.mean.toFixed(3), b.b.mean.toFixed(3), ci(b.change, 3)])));
   }
   if (d.changedHands.length > 0) {
-    out.push('', `First ${d.changedHands.length} changed hands:`);
+    out.push('', `First ${d.changedHands.length} changed hands, with what reproduces each side:`);
     for (const h of d.changedHands) {
       out.push(`- deal ${h.deal} arm ${h.arm} seating ${h.seating} hand ${h.hand} (key ${h.handKey})`);
       out.push(`    A: ${h.a}`);
       out.push(`    B: ${h.b}`);
-      out.push(`    ${h.replayA}`);
-      if (h.replayB !== h.replayA) out.push(`    ${h.replayB}`);
+      const same = h.replayB === h.replayA;
+      out.push(`    ${same ? 'A and B played' : 'A played'}: ${h.replayA}`);
+      if (!same) out.push(`    B played: ${h.replayB}`);
+      for (const [side, r] of [['A', h.rescoredA], ['B', h.rescoredB]] as const) {
+        if (!r) continue;
+        out.push(`    ${side} re-scored under ${r.rules}${r.score.length ? ':' : ': an instant flower win, no hand to score'}`);
+        for (const c of r.score) out.push(`      ${c}`);
+      }
     }
   }
   return `${out.join('\n')}\n`;

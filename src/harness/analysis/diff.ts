@@ -12,7 +12,8 @@ import { replayCommand } from '../../engine/hand.js';
 import { InputError } from '../../core/errors.js';
 import type { ReplaySpecs } from '../experiment/experiment.js';
 import { io } from '../io/files.js';
-import { openResult } from '../results/resultdir.js';
+import { openResult, type Manifest } from '../results/resultdir.js';
+import { scoreCommand, winFactsFromRow, type WinRow } from '../results/winrow.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
 import type { ColumnSpec } from '../io/columns.js';
 import { readBatches } from '../io/read.js';
@@ -70,9 +71,28 @@ export interface ChangedHand {
   /** Outcome, winners, tai and deltas in A and in B, as short text. */
   readonly a: string;
   readonly b: string;
-  /** Replay commands for the hand under each side's profile. */
+  /** The commands that replay the hand as each side played it (a rescore's: as the run it rescored). */
   readonly replayA: string;
   readonly replayB: string;
+  /** A side that is a rescore: the play is its replay command's, and each win was re-scored by these (one `tw16 score` per winner). */
+  readonly rescoredA?: RescoredHand;
+  readonly rescoredB?: RescoredHand;
+}
+
+/** How a rescored side's hand came to be: the play as replayed, each win scored under `rules`. */
+export interface RescoredHand {
+  /** The rules the wins were re-scored under (as `--rules` takes them). */
+  readonly rules: string;
+  /** A `tw16 score` command per winner (an instant flower win has none). */
+  readonly score: readonly string[];
+}
+
+/** A side of the diff that is a rescore (tw16 rescore): what the comparison can and cannot say. */
+export interface RescoreSide {
+  /** The profile the wins were re-scored under. */
+  readonly profile: string;
+  /** The profiles the hands were played under, by arm. */
+  readonly played: readonly string[];
 }
 
 export interface DiffSummary {
@@ -88,6 +108,8 @@ export interface DiffSummary {
   readonly changedHands: readonly ChangedHand[];
   /** Keys present on one side only (different sizes or experiments). */
   readonly unmatched: number;
+  /** Sides that are rescores: their hands were played under other rules (see RescoreSide). */
+  readonly rescored: { readonly a?: RescoreSide; readonly b?: RescoreSide };
 }
 
 /** The summary of a verified result (its manifest lists summary.json). */
@@ -192,7 +214,7 @@ function describe(r: unknown[]): string {
   return `${r[H.outcome!]}${who ? ` (${who})` : ''}${r[H.win_tile!] ? ` on ${r[H.win_tile!]}` : ''}, deltas ${deltas}`;
 }
 
-/** The replay command of a hand row, with the result's replay specs (rule files, bot paths). */
+/** The replay command of a hand row as played, with the result's replay specs (rule files, bot paths). */
 function replay(r: unknown[], specs: ReplaySpecs): string {
   return replayCommand({
     seed: String(r[H.seed!]),
@@ -203,6 +225,49 @@ function replay(r: unknown[], specs: ReplaySpecs): string {
     streak: r[H.streak!] as number,
     botNames: [0, 1, 2, 3].map((s) => String(r[H[`bot_${s}`]!])).map((name) => specs.bots[name] ?? name),
   });
+}
+
+/** A hand row's key (deal/arm/seating/hand), as a win row's. */
+const winKey = (w: unknown[]) => W_KEY_COLS.map((i) => w[i]).join('/');
+
+/**
+ * The `tw16 score` commands of the wins of `hands` (hand rows of a rescored side, by key) under
+ * `rules`, read from that side's wins.arrow.
+ */
+async function scoreCommands(dir: string, hands: ReadonlyMap<string, unknown[]>, rules: string, stakes: { base: number; perTai: number }): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (hands.size === 0) return out;
+  const W = Object.fromEntries(WIN_COLUMNS.map((c, i) => [c.name, i])) as Record<string, number>;
+  for await (const w of rows(join(dir, 'wins.arrow'), WIN_COLUMNS)) {
+    const key = winKey(w);
+    const h = hands.get(key);
+    if (!h) continue;
+    const facts = winFactsFromRow(Object.fromEntries(WIN_ROW_FIELDS.map((f) => [f, w[W[f]!]])) as unknown as WinRow);
+    const dealer = h[H.dealer!] as number;
+    const discarder = h[H.discarder!] as number;
+    const cmd = scoreCommand(
+      facts,
+      {
+        ...(discarder >= 0 ? { discarder: (((discarder - dealer) % 4) + 4) % 4 as Wind } : {}),
+        streak: h[H.streak!] as number,
+        ready: w[W.ready!] === true,
+        base: stakes.base,
+        perTai: stakes.perTai,
+      },
+      rules,
+    );
+    if (cmd) out.set(key, [...(out.get(key) ?? []), cmd]);
+  }
+  return out;
+}
+
+/** The WinRow fields of a wins.arrow row. */
+const WIN_ROW_FIELDS = ['concealed', 'melds', 'concealed_kongs', 'flowers', 'win_tile', 'self_drawn', 'wind_seat', 'wind_round', 'last_tile', 'after_kong', 'robbed_kong', 'heavenly'] as const;
+
+/** A rescore side of a result's manifest, or undefined for a run. */
+function rescoreSide(m: Manifest, s: Summary): RescoreSide | undefined {
+  if (m.kind !== 'rescore') return undefined;
+  return { profile: m.rescore?.profile ?? s.arms[0]?.profile ?? '?', played: m.rescore ? m.replay.rules.map((r) => r.replace(/^.*\//, '').replace(/\.json$/, '')) : [] };
 }
 
 /**
@@ -225,6 +290,9 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
   let changed = 0;
   let unmatched = 0;
   const changedHands: ChangedHand[] = [];
+  /** The listed changed hands' rows, by key: a rescored side needs them for its score commands. */
+  const listedA = new Map<string, unknown[]>();
+  const listedB = new Map<string, unknown[]>();
   while (!ra.done || !rb.done) {
     const c = ra.done ? 1 : rb.done ? -1 : compareKeys(ra.value, rb.value);
     if (c < 0) {
@@ -256,6 +324,8 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
             replayA: replay(x, ma.replay),
             replayB: replay(y, mb.replay),
           });
+          listedA.set(keyOf(x), x);
+          listedB.set(keyOf(y), y);
         }
       }
       ra = await ia.next();
@@ -287,6 +357,18 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
     }
   }
 
+  // A rescored side: its hands' play is its replay command's; each win gets the score command that re-scores it.
+  const stakesOf = (m: Manifest) => (m.experiment as { stakes?: { base: number; perTai: number } } | null)?.stakes ?? { base: 1, perTai: 1 };
+  const rescoredOf = async (m: Manifest, dir: string, listed: Map<string, unknown[]>): Promise<((h: ChangedHand) => RescoredHand) | undefined> => {
+    if (m.kind !== 'rescore' || !m.rescore) return undefined;
+    const rules = m.rescore.rules;
+    const cmds = await scoreCommands(dir, listed, rules, stakesOf(m));
+    return (h) => ({ rules, score: cmds.get(`${h.deal}/${h.arm}/${h.seating}/${h.hand}`) ?? [] });
+  };
+  const [withA, withB] = [await rescoredOf(ma, a, listedA), await rescoredOf(mb, b, listedB)];
+  const listed = changedHands.map((h) => ({ ...h, ...(withA ? { rescoredA: withA(h) } : {}), ...(withB ? { rescoredB: withB(h) } : {}) }));
+  const [ra2, rb2] = [rescoreSide(ma, sa), rescoreSide(mb, sb)];
+
   return {
     a,
     b,
@@ -295,7 +377,8 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
     wins: { a: winsA, b: winsB, changed: winsChanged },
     patterns,
     bots,
-    changedHands,
+    changedHands: listed,
     unmatched,
+    rescored: { ...(ra2 ? { a: ra2 } : {}), ...(rb2 ? { b: rb2 } : {}) },
   };
 }
