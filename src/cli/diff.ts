@@ -8,6 +8,7 @@ import type { CommandModule } from 'yargs';
 import { diffResults, type DiffSummary } from '../harness/analysis/diff.js';
 import { io } from '../harness/io/files.js';
 import { ci, table } from '../harness/analysis/format.js';
+import { asTyped } from './invocation.js';
 
 interface DiffArgs {
   a: string;
@@ -82,7 +83,7 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       .option('report', { type: 'string', describe: 'also write diff-report.md and diff-report.html (before/after charts) into this directory' }),
   handler: async (args) => {
     const d = await diffResults(args.a, args.b, args.max);
-    process.stdout.write(args.json ? `${JSON.stringify(d, null, 2)}\n` : formatDiff(d));
+    process.stdout.write(args.json ? `${JSON.stringify(d, null, 2)}\n` : asTyped(formatDiff(d)));
     if (args.report) {
       const { writeDiffReport } = await import('../harness/analysis/report.js'); // vega loads only when asked for
       const dir = args.report;

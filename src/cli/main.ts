@@ -9,6 +9,9 @@ import { BotError } from '../engine/types.js';
 import { VERSION } from '../version.js';
 import { commands } from './commands.js';
 import { EXIT } from './exit.js';
+import { asTyped, invokedAs, setInvocation } from './invocation.js';
+
+export { invokedAs };
 
 export { EXIT };
 
@@ -32,10 +35,15 @@ export function errorMessage(err: unknown, debug: boolean): string {
   const text = e instanceof Error ? e.message : String(e);
   const line = exitCodeOf(e) === EXIT.INTERNAL ? `internal error (a bug in tw16; --debug shows where): ${text}` : text;
   const stack = debug && err instanceof Error ? `\n${fullStack(err)}` : '';
-  return `tw16: ${line.split('\n')[0]}${stack}\n`;
+  return asTyped(`tw16: ${line.split('\n')[0]}${stack}\n`);
 }
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Run the tw16 command `argv`; the exit code. `invokedAs`: the words that started this tw16, to
+ * start the commands it prints (invocation.ts; default `tw16`).
+ */
+export async function main(argv: string[], opts: { invokedAs?: string } = {}): Promise<number> {
+  setInvocation(opts.invokedAs ?? 'tw16');
   const debug = argv.includes('--debug');
   let code: number = EXIT.OK;
   let cli: Argv = yargs(argv)

@@ -28,6 +28,7 @@ import type { Wind } from '../rules/types.js';
 import { absoluteBotSpec, loadBotFactory } from '../harness/players/load.js';
 import { EXIT } from './exit.js';
 import { rulesFlag, timeoutMs, timeoutOption } from './flags.js';
+import { asTyped } from './invocation.js';
 import { decisionScreen, endScreen, type Session } from './screen.js';
 
 interface PlayArgs {
@@ -215,7 +216,7 @@ export const playCommand: CommandModule<object, PlayArgs> = {
         writer.end(handKey, result);
         for (let s = 0; s < 4; s++) scores[s]! += result.deltas[s]!;
         const end = endScreen({ head, frame: frame!, session: { ...session, scores: session.scores && scores.slice() }, viewer: seat, colour });
-        show([...end, '', 'Replay this hand exactly (add --html hand.html to step through it in a browser):', `  ${replay}`]);
+        show([...end, '', 'Replay this hand exactly (add --html hand.html to step through it in a browser):', `  ${asTyped(replay)}`]);
         deal = nextDeal(deal, result, rules);
         dry = result.winners.length > 0 ? 0 : dry + 1;
         if (handAt(n + 1) && (await prompter.ask('Enter: next hand · q: quit ')).trim().toLowerCase().startsWith('q')) break;

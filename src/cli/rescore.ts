@@ -6,6 +6,7 @@ import type { CommandModule } from 'yargs';
 import { ci, table } from '../harness/analysis/format.js';
 import { rescoreResults, type RescoreSummary } from '../harness/analysis/rescore.js';
 import { rulesFlag } from './flags.js';
+import { asTyped } from './invocation.js';
 
 interface RescoreArgs {
   results: string;
@@ -61,6 +62,6 @@ export const rescoreCommand: CommandModule<object, RescoreArgs> = {
     const profile = rulesFlag(a.rules).name.replace(/^.*\//, '').replace(/\.json$/, '').replace(/[^\w.+-]/g, '_');
     const outDir = a.out ?? `${a.results.replace(/\/+$/, '')}-${profile}`;
     const r = await rescoreResults(a.results, a.rules, outDir, 20, a.force);
-    process.stdout.write(a.json ? `${JSON.stringify(r, null, 2)}\n` : formatRescore(r, outDir));
+    process.stdout.write(a.json ? `${JSON.stringify(r, null, 2)}\n` : asTyped(formatRescore(r, outDir)));
   },
 };

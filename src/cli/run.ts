@@ -20,6 +20,7 @@ import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../
 import { parseShard, shardDirName, shardFromEnv, shardName, type Shard } from '../harness/experiment/shard.js';
 import { EXIT } from './exit.js';
 import { rulesListFlag } from './flags.js';
+import { asTyped, invocation } from './invocation.js';
 import { progressReporter } from './progress.js';
 
 interface RunArgs {
@@ -87,18 +88,20 @@ function resumeCommand(a: RunArgs, outDir: string, shard?: Shard, outBase?: stri
 function reportStop(r: RunOutcome, a: RunArgs, outDir: string, shard?: Shard, outBase?: string): number {
   const kept = `progress saved: ${r.dealsDone.toLocaleString('en-US')} of ${r.deals.toLocaleString('en-US')} deals (complete jobs) in ${outDir}`;
   if (r.status === 'interrupted') {
-    process.stderr.write(`tw16: run interrupted; ${kept}\ncontinue with: ${resumeCommand(a, outDir, shard, outBase)}\n`);
+    process.stderr.write(asTyped(`tw16: run interrupted; ${kept}\ncontinue with: ${resumeCommand(a, outDir, shard, outBase)}\n`));
     return EXIT.INTERRUPTED;
   }
   // --debug: where it happened (a bot's exception: the bot's file and line).
   const stack = a.debug && r.error?.stack ? `${r.error.stack}\n` : '';
   if (r.error?.kind === 'internal') {
-    process.stderr.write(`tw16: internal error (a bug in tw16): ${r.error.message}\n${stack}${kept}\n`);
+    process.stderr.write(asTyped(`tw16: internal error (a bug in tw16): ${r.error.message}\n${stack}${kept}\n`));
     return EXIT.INTERNAL;
   }
   process.stderr.write(
-    `tw16: run stopped: ${r.error?.message}\n${stack}${kept}; a bot whose code changed cannot resume (start over with --force); ` +
-      `if the failure was passing (a time limit on a loaded machine), continue with: ${resumeCommand(a, outDir, shard, outBase)}\n`,
+    asTyped(
+      `tw16: run stopped: ${r.error?.message}\n${stack}${kept}; a bot whose code changed cannot resume (start over with --force); ` +
+        `if the failure was passing (a time limit on a loaded machine), continue with: ${resumeCommand(a, outDir, shard, outBase)}\n`,
+    ),
   );
   return EXIT.BOT_ERROR_OR_DIFFERENT;
 }
@@ -195,7 +198,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       }
       const rate = `${r.hands.toLocaleString('en-US')} hands in ${r.seconds.toFixed(1)} s: ${Math.round(r.handsPerSecond).toLocaleString('en-US')} hands/s`;
       if (shard) {
-        process.stdout.write(`${rate}\nwrote shard ${shardName(shard)} (${r.deals.toLocaleString('en-US')} deals) to ${outDir}: ${(r.files ?? []).join(', ')}\nmerge the shards with: tw16 merge ${outBase} ${join(outBase, 'shard-*')}\n`);
+        process.stdout.write(`${rate}\nwrote shard ${shardName(shard)} (${r.deals.toLocaleString('en-US')} deals) to ${outDir}: ${(r.files ?? []).join(', ')}\nmerge the shards with: ${invocation()} merge ${shellQuote(outBase)} ${shellQuote(join(outBase, 'shard-*'))}\n`);
         return;
       }
       if (!a.quiet && r.summary) process.stdout.write(`${experiment.name}: ${experiment.hypothesis}\n\n${formatSummary(r.summary)}\n`);
