@@ -20,6 +20,7 @@ import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../
 import { parseShard, shardDirName, shardFromEnv, shardName, type Shard } from '../harness/experiment/shard.js';
 import { EXIT } from './exit.js';
 import { rulesListFlag } from './flags.js';
+import { experimentFile } from './list.js';
 import { asTyped, invocation } from './invocation.js';
 import { progressReporter } from './progress.js';
 
@@ -57,6 +58,8 @@ export function applyOverrides(e: Experiment, a: RunArgs): Experiment {
   if (bad) throw new UsageError(`--${e.unit}: ${bad}`);
   return {
     ...e,
+    // The experiment's hypothesis is about its own line-up: another one's run makes no such claim.
+    hypothesis: a.bots !== undefined ? '' : e.hypothesis,
     deals: deals ?? e.deals,
     seed: a.seed ?? e.seed,
     bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots,
@@ -113,9 +116,12 @@ export const runCommand: CommandModule<object, RunArgs> = {
   describe: 'Play an experiment into a result directory (hands.arrow, wins.arrow, summary.json, reports, manifest.json); print the summary',
   builder: (y) =>
     y
-      .positional('experiment', { type: 'string', demandOption: true, describe: 'experiment JSON file' })
-      .option('hands', { type: 'number', describe: 'number of independent hands (overrides the file)' })
-      .option('matches', { type: 'number', describe: 'number of whole matches (overrides the file)' })
+      .positional('experiment', { type: 'string', demandOption: true, describe: 'an experiment JSON file, or the name of a shipped one (default, greedy-vs-random, …: tw16 list experiments)' })
+      .option('hands', {
+        type: 'number',
+        describe: "number of deals (overrides the file): each deal is one wall, played under every seating and rule arm (duplicate seating with four bots: 24 hands a deal)",
+      })
+      .option('matches', { type: 'number', describe: 'number of whole matches, for an experiment of matches (overrides the file)' })
       .option('workers', {
         type: 'number',
         describe:
@@ -151,7 +157,9 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe: "for a scheduler's retries: resume the unfinished run in the output directory if there is one, else start; if it already holds this run's complete result, do nothing (exit 0)",
       }),
   handler: async (a) => {
-    const experiment = applyOverrides(loadExperiment(a.experiment), a);
+    const file = experimentFile(a.experiment);
+    if (!file) throw new UsageError(`${a.experiment}: no such experiment file, nor an experiment of that name in ./experiments or among the shipped ones (tw16 list experiments)`);
+    const experiment = applyOverrides(loadExperiment(file), a);
     positiveInt('workers', a.workers, 0);
     positiveInt('batch', a.batch);
     positiveInt('tables', a.tables);
@@ -201,7 +209,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
         process.stdout.write(`${rate}\nwrote shard ${shardName(shard)} (${r.deals.toLocaleString('en-US')} deals) to ${outDir}: ${(r.files ?? []).join(', ')}\nmerge the shards with: ${invocation()} merge ${shellQuote(outBase)} ${shellQuote(join(outBase, 'shard-*'))}\n`);
         return;
       }
-      if (!a.quiet && r.summary) process.stdout.write(`${experiment.name}: ${experiment.hypothesis}\n\n${formatSummary(r.summary)}\n`);
+      const about = a.bots !== undefined ? `${experiment.name} with --bots ${a.bots}` : `${experiment.name}: ${experiment.hypothesis}`;
+      if (!a.quiet && r.summary) process.stdout.write(`${about}\n\n${formatSummary(r.summary)}\n`);
       process.stdout.write(`${rate}\nwrote ${outDir}: ${(r.files ?? []).join(', ')}\nreport: ${join(outDir, 'report.html')} (tables: ${join(outDir, 'report.md')})\n`);
     } finally {
       for (const s of SIGNALS) process.off(s, onSignal);

@@ -14,7 +14,7 @@
  */
 import { PATTERN_IDS, type PatternId } from '../../rules/types.js';
 import { readBatches, readMetadata, utf8Values } from '../io/read.js';
-import { ClusterStat, ESTIMATORS, holm, MeanStat, noEstimate, t975, tTestP, type Estimate } from './stats.js';
+import { ClusterStat, ESTIMATORS, holm, MeanStat, noEstimate, t975, tTestP, withinRange, type Estimate } from './stats.js';
 
 /** summary.json's format tag; bumped whenever a field changes meaning or goes. */
 export const SUMMARY_FORMAT = 'tw16-summary-2';
@@ -501,7 +501,7 @@ export async function summarize(handsPath: string, winsPath: string): Promise<Su
           winRate: props(b.wins),
           selfDrawShare: props(b.selfDraws),
           dealInRate: props(b.dealIns),
-          taiPerWin: b.tai.ratio(Number.isFinite(taiSd) && taiSd > 0 ? taiSd : 1),
+          taiPerWin: withinRange(b.tai.ratio(Number.isFinite(taiSd) && taiSd > 0 ? taiSd : 1), 0),
         }));
       const distinct = new Set(bots.map((b) => b.bot)).size;
       const paired: PairedDifference[] = [];
