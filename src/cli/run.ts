@@ -10,11 +10,13 @@
  * Exit codes: 0 complete; 1 a bot error stopped the run; 2 bad input (or a refused resume);
  * 3 an I/O failure; 130 interrupted (SIGINT, SIGTERM, SIGHUP), progress saved.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { UsageError } from '../core/errors.js';
+import { InputError, UsageError } from '../core/errors.js';
+import { loadBotFactory } from '../harness/players/load.js';
 import { shellQuote } from '../core/shell.js';
-import { badDeals, loadExperiment, parseBotsFlag, type Experiment } from '../harness/experiment/experiment.js';
+import { badDeals, botBase, loadExperiment, parseBotsFlag, type BotSpec, type Experiment } from '../harness/experiment/experiment.js';
+import { typeWarnings } from '../harness/players/typecheck.js';
 import { formatSummary } from '../harness/analysis/format.js';
 import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../harness/run/run.js';
 import { parseShard, shardDirName, shardFromEnv, shardName, type Shard } from '../harness/experiment/shard.js';
@@ -65,6 +67,19 @@ export function applyOverrides(e: Experiment, a: RunArgs): Experiment {
     bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots,
     rules: a.rules !== undefined ? rulesListFlag(a.rules) : e.rules,
   };
+}
+
+/** Load the module bots of a --bots roster (relative to the current directory): an error names --bots. */
+async function checkBotsFlag(bots: readonly BotSpec[]): Promise<void> {
+  for (const b of bots) {
+    if (b.command) continue; // a program starts with the run
+    try {
+      await loadBotFactory(b.path ?? b.name);
+    } catch (err) {
+      if (err instanceof InputError) throw new UsageError(`--bots: ${err.message}`);
+      throw err;
+    }
+  }
 }
 
 /** The shard of --shard/--shards (auto: from the scheduler's variables in `env`), or undefined. */
@@ -160,6 +175,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
     const file = experimentFile(a.experiment);
     if (!file) throw new UsageError(`${a.experiment}: no such experiment file, nor an experiment of that name in ./experiments or among the shipped ones (tw16 list experiments)`);
     const experiment = applyOverrides(loadExperiment(file), a);
+    // Bots named on the command line load here first, so a bad one is blamed on --bots, not the experiment file.
+    if (a.bots !== undefined) await checkBotsFlag(experiment.bots);
+    // tsx runs a TypeScript bot unchecked: its type errors are shown here (they do not stop the run).
+    const tsBots = experiment.bots.flatMap((b) => (b.path && /\.[cm]?ts$/.test(b.path) ? [resolve(botBase(experiment, b).dir, b.path)] : []));
+    if (tsBots.length > 0) for (const line of typeWarnings(tsBots)) process.stderr.write(`${line}\n`);
     positiveInt('workers', a.workers, 0);
     positiveInt('batch', a.batch);
     positiveInt('tables', a.tables);

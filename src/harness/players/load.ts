@@ -6,8 +6,9 @@
  * A user bot module's default export is either a BotFactory `(seat, rng, rules) => Bot`
  * or `{ name, create }` with `create` a BotFactory (a named export `create` also works).
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { BotFactory } from '../../index.js';
 import { BotLoadError, getBot } from '../../../bots/index.js';
 import { BRIDGE_TIMEOUT_MS, commandBot } from './bridge.js';
@@ -125,7 +126,7 @@ export async function loadBotFactory(spec: string, base: BotBase = cwdBase(), op
   try {
     mod = await importBotModule(path);
   } catch (err) {
-    throw new BotLoadError(`cannot load bot ${spec} (${path}): ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    throw new BotLoadError(`cannot load bot ${spec}: ${whereItFailed(err, path)}`);
   }
   const factory = factoryFromModule(mod, spec);
   // Loaded here first, so a module that does not load is an error now (exit 2), not in a hand.
@@ -137,3 +138,41 @@ export async function loadBotFactory(spec: string, base: BotBase = cwdBase(), op
   return f;
 }
 
+
+/**
+ * Why and where a bot module failed to load, as one line `FILE:LINE[:COL]: Error: message`: a
+ * TypeScript bot's syntax error from tsx (esbuild names the place), a JavaScript syntax error
+ * (V8 does not put the place in the error object, so `node --check` finds it), or an exception
+ * thrown while the module ran (the first frame of the stack in the bot's own files).
+ */
+export function whereItFailed(err: unknown, path: string): string {
+  if (!(err instanceof Error)) return String(err);
+  const lines = err.message.split('\n');
+  // esbuild (through tsx): "Transform failed with 1 error:\n/abs/bot.ts:5:4: ERROR: Unexpected "]""
+  const esbuild = lines.map((l) => /^(.+?):(\d+):(\d+): ERROR: (.*)$/.exec(l)).find((m) => m !== null);
+  if (esbuild) return `${esbuild[1]}:${esbuild[2]}:${esbuild[3]}: SyntaxError: ${esbuild[4]}`;
+  if (err.name === 'SyntaxError') {
+    // CommonJS puts "FILE:LINE" first in the stack; an ES module does not say where.
+    const head = /^(\/.+):(\d+)$/.exec(err.stack?.split('\n')[0] ?? '');
+    const at = head ? { file: head[1]!, line: Number(head[2]) } : syntaxErrorAt(path);
+    if (at) return `${at.file}:${at.line}: SyntaxError: ${lines[0]}`;
+  }
+  const dir = dirname(path);
+  for (const frame of (err.stack ?? '').split('\n').slice(1)) {
+    const m = /(?:file:\/\/)?(\/[^\s()]+?):(\d+):(\d+)\)?$/.exec(frame.trim());
+    if (m && m[1]!.startsWith(dir) && !m[1]!.includes('/node_modules/')) return `${m[1]}:${m[2]}:${m[3]}: ${err.name}: ${lines[0]}`;
+  }
+  return `${path}: ${err.name === 'Error' ? '' : `${err.name}: `}${lines[0]}`;
+}
+
+/** Where `node --check` (as CommonJS, then as an ES module) finds a syntax error in `path`, if it does. */
+function syntaxErrorAt(path: string): { file: string; line: number } | undefined {
+  const first = (r: ReturnType<typeof spawnSync>) => /^(.*):(\d+)$/m.exec(String(r.stderr ?? ''));
+  let r = spawnSync(process.execPath, ['--check', path], { encoding: 'utf8', timeout: 10_000 });
+  let m = r.status !== 0 ? first(r) : null;
+  if (!m) {
+    r = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: readFileSync(path, 'utf8'), encoding: 'utf8', timeout: 10_000 });
+    m = r.status !== 0 ? first(r) : null;
+  }
+  return m ? { file: path, line: Number(m[2]) } : undefined;
+}
