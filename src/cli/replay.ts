@@ -10,15 +10,18 @@
  * position of the key is used: dealer = K mod 4, round = ⌊K / 4⌋ mod 4.
  */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { formatTiles, tileName, type Tile } from '../core/tiles.js';
+import { formatTiles, tileName } from '../core/tiles.js';
 import { formatAction, actionKind, ActionKind } from '../engine/actions.js';
 import { playHand } from '../engine/hand.js';
 import type { BotFactory, HandResult, Step } from '../engine/types.js';
-import { getProfile, WIND_LETTERS, PATTERN_NAMES, type Wind, type PatternId } from '../rules/index.js';
+import { formatHand, getProfile, WIND_LETTERS, PATTERN_NAMES, type Wind, type PatternId } from '../rules/index.js';
 import { UsageError } from '../core/errors.js';
 import { decisionsCause, loadSeatBots } from '../harness/view/decisions.js';
 import { writeHandPage } from '../harness/view/viewer.js';
 import { rulesFlag, timeoutMs, timeoutOption } from './flags.js';
+import { asTyped } from './invocation.js';
+import { scoreCommand } from '../harness/results/winrow.js';
+import { resolve } from 'node:path';
 import { lineUp } from '../harness/experiment/experiment.js';
 import { splitBotList } from '../harness/players/command.js';
 
@@ -90,7 +93,12 @@ export async function replaySetup(argv: ReplayArgs): Promise<{
 }
 
 /** The lines of a replay: a header, then one line per step. */
-export function formatReplay(steps: readonly Step[], head: { seed: string; handKey: number; rules: string; botNames: readonly string[]; dealer: number; round: Wind; streak: number }): string[] {
+export function formatReplay(
+  steps: readonly Step[],
+  head: { seed: string; handKey: number; rules: string; botNames: readonly string[]; dealer: number; round: Wind; streak: number },
+  /** The `--rules` (and stakes) each win's `tw16 score` command names; none printed without it. */
+  score?: { readonly rules: string; readonly base: number; readonly perTai: number },
+): string[] {
   const wind = (s: number) => WIND_LETTERS[(s - head.dealer + 4) & 3];
   const who = (s: number) => `seat ${s} (${wind(s)})`;
   const out: string[] = [
@@ -119,14 +127,14 @@ export function formatReplay(steps: readonly Step[], head: { seed: string; handK
         out.push(`claim   ${who(st.seat)}: ${formatAction(st.action)} from ${who(st.from)}`);
         break;
       case 'end':
-        out.push(...formatResult(st.result, who));
+        out.push(...formatResult(st.result, who, head.dealer, score));
         break;
     }
   }
   return out;
 }
 
-function formatResult(r: HandResult, who: (s: number) => string): string[] {
+function formatResult(r: HandResult, who: (s: number) => string, dealer: number, score?: { readonly rules: string; readonly base: number; readonly perTai: number }): string[] {
   const out: string[] = [];
   if (r.outcome === 'draw') out.push(`drawn hand (流局): ${r.wallLeft} drawable tiles left, ${r.turns} discards`);
   for (const w of r.winners) {
@@ -139,20 +147,15 @@ function formatResult(r: HandResult, who: (s: number) => string): string[] {
         : r.outcome === 'win'
           ? `on ${tileName(r.winningTile)} from ${who(r.discarder)}${w.facts.robKong ? ' (robbing the kong)' : ''}`
           : `instant flower win${r.discarder >= 0 ? ` (${who(r.discarder)} pays)` : ''}`;
-    const hand = w.facts.win >= 0 ? `${formatTiles(countsTiles(w.facts.concealed))} + ${tileName(w.facts.win)}` : formatTiles(countsTiles(w.facts.concealed));
-    const melds = w.facts.melds.map((m) => `[${m.kind} ${tileName(m.tile)}]`).concat(w.facts.concealedKongs.map((t) => `(kong ${tileName(t)})`));
-    const flowers = w.facts.flowers.length ? ` ${formatTiles(w.facts.flowers)}` : '';
-    out.push(`win     ${who(w.seat)} ${how}: ${hand} ${melds.join(' ')}${flowers}`.trimEnd());
+    // The hand as tw16 score reads it: concealed tiles, [claimed sets], (concealed kongs), flowers.
+    const hand = `${formatHand(w.facts)}${w.facts.win >= 0 ? `  win ${tileName(w.facts.win)}` : ''}`;
+    out.push(`win     ${who(w.seat)} ${how}: ${hand}`.trimEnd());
     out.push(`        ${w.tai} tai${pats ? `: ${pats}` : ''}${w.ready ? ' (+1 ready)' : ''}`);
+    const cmd = score && scoreCommand(w.facts, { ...(r.discarder >= 0 && r.outcome !== 'self_draw' ? { discarder: ((r.discarder - dealer + 4) & 3) as Wind } : {}), streak: r.streak, ready: w.ready, base: score.base, perTai: score.perTai }, score.rules);
+    if (cmd) out.push(`        score it: ${cmd}`);
   }
   for (const s of r.falseWins) out.push(`false   ${who(s)} declared a win that is not one: FALSE WIN (penalty)`);
   out.push(`payments: ${r.deltas.map((d, s) => `${who(s)} ${d > 0 ? '+' : ''}${d}`).join(', ')}`);
-  return out;
-}
-
-function countsTiles(c: ArrayLike<number>): Tile[] {
-  const out: Tile[] = [];
-  for (let t = 0; t < 34; t++) for (let k = 0; k < c[t]!; k++) out.push(t);
   return out;
 }
 
@@ -186,7 +189,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       throw decisionsCause(err);
     } finally {
       // On a bot error the steps up to it are printed (and drawn), then main reports the error.
-      process.stdout.write(formatReplay(steps, head).join('\n') + '\n');
+      const score = { rules: argv.rules.endsWith('.json') ? resolve(argv.rules) : argv.rules, base: argv.base ?? setup.rules.base, perTai: argv.perTai ?? setup.rules.perTai };
+      process.stdout.write(asTyped(formatReplay(steps, head, score).join('\n') + '\n'));
       if (argv.html !== undefined) writeHandPage(argv.html, { head: { ...head, reserve: setup.rules.wallReserve }, steps, error });
     }
   },
