@@ -169,6 +169,12 @@ export const playCommand: CommandModule<object, PlayArgs> = {
     const scores = [0, 0, 0, 0];
     let deal: DealState = { dealer: 0, streak: 0, passes: 0 };
     let dry = 0;
+    let played = 0;
+    /** The scores of the session so far, when more than one hand is or was to be played. */
+    const finalScores = (): string =>
+      played > 0 && (argv.match || hands > 1)
+        ? `Scores after ${played} hand${played === 1 ? '' : 's'}: ${scores.map((p, s) => `${s === seat ? 'you' : `seat ${s} ${names[s]}`} ${p > 0 ? '+' : ''}${p}`).join(' · ')}\n`
+        : '';
     /** Hand number `n` of the session (hands mode: the key's position; a match: as playMatch deals), or null when the session is over. */
     const handAt = (n: number): Pick<HandHead, 'handKey' | 'dealer' | 'round' | 'streak'> | null => {
       if (!argv.match) return n < hands ? { handKey: n, dealer: n % 4, round: (Math.floor(n / 4) % 4) as Wind, streak: 0 } : null;
@@ -214,6 +220,7 @@ export const playCommand: CommandModule<object, PlayArgs> = {
           },
         });
         writer.end(handKey, result);
+        played++;
         for (let s = 0; s < 4; s++) scores[s]! += result.deltas[s]!;
         const end = endScreen({ head, frame: frame!, session: { ...session, scores: session.scores && scores.slice() }, viewer: seat, colour });
         show([...end, '', 'Replay this hand exactly (add --html hand.html to step through it in a browser):', `  ${asTyped(replay)}`]);
@@ -221,9 +228,10 @@ export const playCommand: CommandModule<object, PlayArgs> = {
         dry = result.winners.length > 0 ? 0 : dry + 1;
         if (handAt(n + 1) && (await prompter.ask('Enter: next hand · q: quit ')).trim().toLowerCase().startsWith('q')) break;
       }
+      process.stdout.write(`\n${finalScores()}your decisions are in ${file}\n`);
     } catch (err) {
       if (!(err instanceof Stopped)) throw err;
-      process.stdout.write(`\ntw16 play: ${err.message}; your decisions so far are in ${file}\n`);
+      process.stdout.write(`\ntw16 play: ${err.message}; ${finalScores() ? `${finalScores().trimEnd()}; ` : ''}your decisions so far are in ${file}\n`);
       process.exitCode = EXIT.INTERRUPTED;
     } finally {
       prompter.close();
