@@ -231,6 +231,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     }
   } else if (!opts.force) {
     if (existsSync(path(RUN_STATE))) throw new UsageError(`${dir}: holds an unfinished run (${RUN_STATE}); continue it with --resume, or start over with --force`);
+    // Journals without their state cannot be resumed (the state says how far they hold good): starting here would silently discard them.
+    const orphans = [JOURNALS.hands, JOURNALS.wins].filter((f) => existsSync(path(f)));
+    if (orphans.length > 0) throw new UsageError(`${dir}: holds the journals of an unfinished run (${orphans.join(', ')}) but no ${RUN_STATE}, so it cannot be resumed; discard them and start over with --force, or choose another --out`);
     if (hasManifest(dir)) throw new UsageError(`${dir}: holds a complete result (${MANIFEST}); replace it with --force, or choose another --out`);
   }
 
