@@ -132,7 +132,7 @@ describe('tw16 run', () => {
     for (const seed of ['h-1', 'h-2']) expect(tw16(['run', join(dir, 'exp.json'), '--seed', seed, '--workers', '0', '--out', join(dir, seed), '--quiet']).code).toBe(0);
     const d = tw16(['diff', join(dir, 'h-1'), join(dir, 'h-2'), '--max', '1']);
     expect(d.code).toBe(1);
-    const cmd = /^ {4}(tw16 replay --seed h-1 .*)$/m.exec(d.stdout)![1]!;
+    const cmd = /^ {4}A played: (tw16 replay --seed h-1 .*)$/m.exec(d.stdout)![1]!;
     expect(cmd).toContain(`--rules '${join(dir, 'house rules.json')}'`);
     const r = spawnSync('sh', ['-c', cmd.replace(/^tw16 /, `'${process.execPath}' '${BIN}' `)], { cwd: tmpdir(), encoding: 'utf8' });
     expect(r.stderr).toBe('');
