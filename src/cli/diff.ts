@@ -21,13 +21,20 @@ interface DiffArgs {
 /** The diff as text for a person. */
 export function formatDiff(d: DiffSummary): string {
   const out: string[] = [];
-  out.push(`A: ${d.a}\nB: ${d.b}`);
-  out.push(
-    d.identical
-      ? `identical: ${d.hands.compared.toLocaleString('en-US')} hands and ${d.wins.a.toLocaleString('en-US')} wins agree`
-      : `different: ${d.hands.changed.toLocaleString('en-US')} of ${d.hands.compared.toLocaleString('en-US')} hands changed, ${d.wins.changed.toLocaleString('en-US')} win rows differ` +
-          (d.unmatched ? `, ${d.unmatched.toLocaleString('en-US')} hands on one side only (A ${d.hands.a}, B ${d.hands.b})` : ''),
-  );
+  const n = (x: number) => x.toLocaleString('en-US');
+  const size = (deals: number, hands: number) => `${deals ? `${n(deals)} deals, ` : ''}${n(hands)} hands`;
+  out.push(`A: ${d.a} (${size(d.deals.a, d.hands.a)})\nB: ${d.b} (${size(d.deals.b, d.hands.b)})`);
+  if (d.identical) out.push(`identical: ${n(d.hands.compared)} hands and ${n(d.wins.a)} wins agree`);
+  else {
+    out.push(`different: of the ${n(d.hands.compared)} hands in both, ${n(d.hands.changed)} changed (${n(d.wins.changed)} win rows differ)`);
+    if (d.unmatched) {
+      const only = [d.hands.onlyA ? `${n(d.hands.onlyA)} only in A` : '', d.hands.onlyB ? `${n(d.hands.onlyB)} only in B` : ''].filter(Boolean).join(' and ');
+      out.push(
+        `and ${only} (${n(d.wins.unmatched)} win rows): ${d.deals.a !== d.deals.b ? 'the runs differ in size' : 'the runs seat or arm their deals differently'}, ` +
+          'so those hands are not compared hand by hand, and the runs are not identical; the statistics below compare the whole runs. To compare hand by hand, run both with the same --hands.',
+      );
+    }
+  }
   for (const [side, r] of [['A', d.rescored.a], ['B', d.rescored.b]] as const) {
     if (!r) continue;
     out.push(

@@ -100,8 +100,12 @@ export interface DiffSummary {
   readonly b: string;
   /** Every hand row and win row equal (file metadata such as the code version aside). */
   readonly identical: boolean;
-  readonly hands: { readonly a: number; readonly b: number; readonly compared: number; readonly changed: number };
-  readonly wins: { readonly a: number; readonly b: number; readonly changed: number };
+  /** Hand rows of each side, those on both (compared) and of them those that changed; `onlyA`/`onlyB`: on one side only. */
+  readonly hands: { readonly a: number; readonly b: number; readonly compared: number; readonly changed: number; readonly onlyA: number; readonly onlyB: number };
+  /** Win rows of each side; of the hands on both sides, those that differ; `unmatched`: of hands on one side only. */
+  readonly wins: { readonly a: number; readonly b: number; readonly changed: number; readonly unmatched: number };
+  /** Deals of each side's experiment. */
+  readonly deals: { readonly a: number; readonly b: number };
   readonly patterns: readonly PatternChange[];
   readonly bots: readonly BotChange[];
   /** The first changed hands (up to the limit asked). */
@@ -155,6 +159,9 @@ function compareKeys(a: unknown[], b: unknown[]): number {
 const W_SEAT = WIN_COLUMNS.findIndex((c) => c.name === 'seat');
 const W_KEY_COLS = ['deal', 'arm', 'seating', 'hand'].map((n) => WIN_COLUMNS.findIndex((c) => c.name === n));
 
+/** A win row's hand (deal/arm/seating/hand), as keyOf gives a hand row's. */
+const winKey = (w: unknown[]) => W_KEY_COLS.map((i) => w[i]).join('/');
+
 /** Order of two win rows' hands (deal, arm, seating, hand). */
 function compareWinKeys(a: unknown[], b: unknown[]): number {
   for (const i of W_KEY_COLS) {
@@ -182,12 +189,17 @@ async function* winGroups(it: AsyncGenerator<unknown[]>): AsyncGenerator<unknown
  * seating, hand, seat), so a hand whose winners changed does not shift every row after it.
  * A row differs when its match is missing or any value but the profile label differs.
  */
-export async function compareWinRows(a: AsyncGenerator<unknown[]>, b: AsyncGenerator<unknown[]>): Promise<{ a: number; b: number; changed: number }> {
+export async function compareWinRows(
+  a: AsyncGenerator<unknown[]>,
+  b: AsyncGenerator<unknown[]>,
+  /** Hands (`deal/arm/seating/hand`) on one side only: their rows are counted apart (`unmatched`), not as changed. */
+  oneSided?: ReadonlySet<string>,
+): Promise<{ a: number; b: number; changed: number; unmatched: number }> {
   const profileCol = WIN_COLUMNS.findIndex((c) => c.name === 'profile');
   const same = (x: unknown[], y: unknown[]) => x.every((v, i) => i === profileCol || v === y[i]);
   const wa = winGroups(a);
   const wb = winGroups(b);
-  const out = { a: 0, b: 0, changed: 0 };
+  const out = { a: 0, b: 0, changed: 0, unmatched: 0 };
   let ga = await wa.next();
   let gb = await wb.next();
   while (!ga.done || !gb.done) {
@@ -196,6 +208,12 @@ export async function compareWinRows(a: AsyncGenerator<unknown[]>, b: AsyncGener
     const right = order >= 0 && !gb.done ? gb.value : [];
     out.a += left.length;
     out.b += right.length;
+    if (oneSided && oneSided.size > 0 && oneSided.has(winKey(left[0] ?? right[0]!))) {
+      out.unmatched += left.length + right.length;
+      if (order <= 0) ga = await wa.next();
+      if (order >= 0) gb = await wb.next();
+      continue;
+    }
     for (const x of left) {
       const y = right.find((r) => r[W_SEAT] === x[W_SEAT]);
       if (!y || !same(x, y)) out.changed++;
@@ -227,8 +245,6 @@ function replay(r: unknown[], specs: ReplaySpecs): string {
   });
 }
 
-/** A hand row's key (deal/arm/seating/hand), as a win row's. */
-const winKey = (w: unknown[]) => W_KEY_COLS.map((i) => w[i]).join('/');
 
 /**
  * The `tw16 score` commands of the wins of `hands` (hand rows of a rescored side, by key) under
@@ -264,6 +280,12 @@ async function scoreCommands(dir: string, hands: ReadonlyMap<string, unknown[]>,
 /** The WinRow fields of a wins.arrow row. */
 const WIN_ROW_FIELDS = ['concealed', 'melds', 'concealed_kongs', 'flowers', 'win_tile', 'self_drawn', 'wind_seat', 'wind_round', 'last_tile', 'after_kong', 'robbed_kong', 'heavenly'] as const;
 
+/** The deals of a result's experiment (0 when its manifest does not say). */
+function dealsOf(m: Manifest): number {
+  const d = (m.experiment as { deals?: unknown } | null)?.deals;
+  return typeof d === 'number' ? d : 0;
+}
+
 /** A rescore side of a result's manifest, or undefined for a run. */
 function rescoreSide(m: Manifest, s: Summary): RescoreSide | undefined {
   if (m.kind !== 'rescore') return undefined;
@@ -289,6 +311,10 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
   let compared = 0;
   let changed = 0;
   let unmatched = 0;
+  let onlyA = 0;
+  let onlyB = 0;
+  /** Hands on one side only, so their win rows are not counted as changed (different sizes, seatings or experiments). */
+  const oneSided = new Set<string>();
   const changedHands: ChangedHand[] = [];
   /** The listed changed hands' rows, by key: a rescored side needs them for its score commands. */
   const listedA = new Map<string, unknown[]>();
@@ -298,10 +324,14 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
     if (c < 0) {
       handsA++;
       unmatched++;
+      onlyA++;
+      oneSided.add(keyOf(ra.value as unknown[]));
       ra = await ia.next();
     } else if (c > 0) {
       handsB++;
       unmatched++;
+      onlyB++;
+      oneSided.add(keyOf(rb.value as unknown[]));
       rb = await ib.next();
     } else {
       handsA++;
@@ -333,7 +363,7 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
     }
   }
 
-  const { a: winsA, b: winsB, changed: winsChanged } = await compareWinRows(rows(join(a, 'wins.arrow'), WIN_COLUMNS), rows(join(b, 'wins.arrow'), WIN_COLUMNS));
+  const { a: winsA, b: winsB, changed: winsChanged, unmatched: winsUnmatched } = await compareWinRows(rows(join(a, 'wins.arrow'), WIN_COLUMNS), rows(join(b, 'wins.arrow'), WIN_COLUMNS), oneSided);
 
   const patterns: PatternChange[] = [];
   const bots: BotChange[] = [];
@@ -373,8 +403,9 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
     a,
     b,
     identical: changed === 0 && unmatched === 0 && winsChanged === 0,
-    hands: { a: handsA, b: handsB, compared, changed },
-    wins: { a: winsA, b: winsB, changed: winsChanged },
+    hands: { a: handsA, b: handsB, compared, changed, onlyA, onlyB },
+    wins: { a: winsA, b: winsB, changed: winsChanged, unmatched: winsUnmatched },
+    deals: { a: dealsOf(ma), b: dealsOf(mb) },
     patterns,
     bots,
     changedHands: listed,
