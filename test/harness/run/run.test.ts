@@ -118,7 +118,7 @@ describe('tw16 run', () => {
     const report = join(base, 'diff-report');
     const d = tw16(['diff', ref, other, '--max', '2', '--report', report]);
     expect(d.code).toBe(1);
-    expect(d.stdout).toMatch(/^different: \d+ of 720 hands changed/m);
+    expect(d.stdout).toMatch(/^different: of the 720 hands in both, \d+ changed/m);
     expect(d.stdout.match(/tw16 replay --seed small-1 --hand \d+/g)).toHaveLength(2);
     expect(d.stdout.match(/tw16 replay --seed another --hand \d+/g)).toHaveLength(2);
     expect(read(report, 'diff-report.html').toString()).toContain('<svg');
