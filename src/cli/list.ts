@@ -4,28 +4,16 @@
  * ./experiments/ of the current directory; profiles and bots are the built-in ones.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { ADVERSARIAL, BOT_ABOUT, BOT_NAMES } from '../../bots/index.js';
 import { UsageError } from '../core/errors.js';
 import { getProfile, PROFILE_NAMES } from '../rules/index.js';
-
-/** This package's root (two levels above src/cli, three above dist/src/cli). */
-export function packageRoot(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)), i = 0; i < 4; i++, dir = dirname(dir)) {
-    try {
-      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'tw16') return dir;
-    } catch {
-      // not here
-    }
-  }
-  return process.cwd();
-}
+import { PACKAGE_ROOT } from '../version.js';
 
 /** The shipped experiments' directory. */
 export function shippedExperiments(): string {
-  return join(packageRoot(), 'experiments');
+  return join(PACKAGE_ROOT, 'experiments');
 }
 
 /**

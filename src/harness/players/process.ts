@@ -8,8 +8,8 @@
  * bot and what it did: it could not be started, it exited, it did not answer a request within the
  * time limit, it wrote a line that is not a valid answer, or it reported an error itself.
  */
-import { fileURLToPath } from 'node:url';
-import { delimiter } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { PACKAGE_ROOT } from '../../version.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Profile } from '../../index.js';
 import { killGroup, listChild, unlistChild } from './children.js';
@@ -277,7 +277,7 @@ export class BotProcess {
 }
 
 /** The Python helper of bots/examples/python (tw16bot.py), in this package. */
-export const PYTHON_HELPER_DIR = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../../bots/examples/python' : '../../../../bots/examples/python', import.meta.url));
+export const PYTHON_HELPER_DIR = join(PACKAGE_ROOT, 'bots/examples/python');
 
 /**
  * A bot program's environment: tw16's own, with the directory of the Python helper (tw16bot.py)

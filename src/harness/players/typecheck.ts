@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../../version.js';
 
 /** One type error: where, and the compiler's message (one line). */
 export interface TypeErrorAt {
@@ -22,16 +22,9 @@ export interface TypeErrorAt {
   readonly message: string;
 }
 
-/** This package's root: the directory of its package.json. */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5 && !existsSync(join(dir, 'package.json')); i++) dir = dirname(dir);
-  return dir;
-}
-
 /** The TypeScript compiler the bot's project has, else this package's; undefined when neither is installed. */
 function loadTypeScript(path: string): typeof import('typescript') | undefined {
-  for (const from of [path, join(packageRoot(), 'package.json')]) {
+  for (const from of [path, join(PACKAGE_ROOT, 'package.json')]) {
     try {
       return createRequire(from)('typescript') as typeof import('typescript');
     } catch {
@@ -48,7 +41,7 @@ function loadTypeScript(path: string): typeof import('typescript') | undefined {
 export function typeErrors(path: string): TypeErrorAt[] | undefined {
   const ts = loadTypeScript(path);
   if (!ts) return undefined;
-  const types = join(packageRoot(), 'dist/src/index.d.ts');
+  const types = join(PACKAGE_ROOT, 'dist/src/index.d.ts');
   let options: import('typescript').CompilerOptions = {
     strict: true,
     noEmit: true,
