@@ -4,6 +4,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
+    // tw16 started as a subprocess prints its commands as `tw16 …` (the suite puts a tw16 on the
+    // PATH where it runs them: test/support/programs.ts); test/cli/invocation.test.ts unsets it.
+    env: { TW16_COMMAND: 'tw16' },
     hookTimeout: 60_000,
     // vitest's usual output, then one plain `N passed, N failed, N skipped` line for CI logs.
     reporters: ['default', './test/support/count-reporter.ts'],

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { errorMessage, exitCodeOf, main } from '../dist/src/cli/main.js';
+import { errorMessage, exitCodeOf, invokedAs, main } from '../dist/src/cli/main.js';
 // `tw16 … | head` closes the pipe early: stop quietly instead of crashing.
 process.stdout.on('error', (err) => {
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -10,4 +10,5 @@ process.on('uncaughtException', (err) => {
   process.stderr.write(errorMessage(err, process.argv.includes('--debug')));
   process.exit(exitCodeOf(err));
 });
-process.exitCode = await main(process.argv.slice(2));
+// The commands tw16 prints start the way this one was started (tw16, npx tw16, node …/bin/tw16.js).
+process.exitCode = await main(process.argv.slice(2), { invokedAs: invokedAs(process.argv[1], process.env, process.cwd()) });

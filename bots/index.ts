@@ -15,6 +15,14 @@ export const BOTS: Readonly<Record<string, BotFactory>> = Object.freeze({ random
 /** Names of the built-in bots. */
 export const BOT_NAMES: readonly string[] = Object.keys(BOTS);
 
+/** What each built-in bot does, in one line (`tw16 list bots`; README "Built-in bots"). */
+export const BOT_ABOUT: Readonly<Record<string, string>> = Object.freeze({
+  random: 'uniform over the legal actions, but always takes a win',
+  greedy: 'discards to the lowest shanten (ties: most unseen improving tiles); claims only when it lowers its shanten; declares ready',
+  defensive: 'greedy, but folds against an opponent who looks ready when 2+ from ready, else picks the safest of its fastest discards',
+  value: 'greedy with a pull toward half/full flushes and honour pungs, leaning to all pungs with four pairs',
+});
+
 /** A bot that cannot be found or loaded: one line, exit code 2. */
 export class BotLoadError extends InputError {
   constructor(message: string) {

@@ -4,10 +4,13 @@
  * code (EXIT below). Errors reach the user as one line; `--debug` adds the stack.
  */
 import yargs, { type Argv } from 'yargs';
-import { EXIT, InputError, IoError, isSystemError, UsageError } from '../core/errors.js';
+import { EXIT, fullStack, InputError, IoError, isSystemError, UsageError } from '../core/errors.js';
 import { BotError } from '../engine/types.js';
 import { VERSION } from '../version.js';
 import { commands } from './commands.js';
+import { asTyped, invokedAs, setInvocation } from './invocation.js';
+
+export { invokedAs };
 
 export { EXIT };
 
@@ -30,11 +33,16 @@ export function errorMessage(err: unknown, debug: boolean): string {
   const e = isSystemError(err) ? new IoError(err.path ?? (err as { dest?: string }).dest ?? '(unknown path)', `${err.syscall}`, err) : err;
   const text = e instanceof Error ? e.message : String(e);
   const line = exitCodeOf(e) === EXIT.INTERNAL ? `internal error (a bug in tw16; --debug shows where): ${text}` : text;
-  const stack = debug && err instanceof Error && err.stack ? `\n${err.stack}` : '';
-  return `tw16: ${line.split('\n')[0]}${stack}\n`;
+  const stack = debug && err instanceof Error ? `\n${fullStack(err)}` : '';
+  return asTyped(`tw16: ${line.split('\n')[0]}${stack}\n`);
 }
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Run the tw16 command `argv`; the exit code. `invokedAs`: the words that started this tw16, to
+ * start the commands it prints (invocation.ts; default `tw16`).
+ */
+export async function main(argv: string[], opts: { invokedAs?: string } = {}): Promise<number> {
+  setInvocation(opts.invokedAs ?? 'tw16');
   const debug = argv.includes('--debug');
   let code: number = EXIT.OK;
   let cli: Argv = yargs(argv)

@@ -113,7 +113,7 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
         return;
       }
       const e = r.summary?.experiment as { name?: string; hypothesis?: string } | undefined;
-      if (!a.quiet && r.summary) process.stdout.write(`${e?.name ?? ''}: ${e?.hypothesis ?? ''}\n\n${formatSummary(r.summary)}\n`);
+      if (!a.quiet && r.summary) process.stdout.write(`${e?.name ?? ''}${e?.hypothesis ? `: ${e.hypothesis}` : ''}\n\n${formatSummary(r.summary)}\n`);
       const perMillion = r.hands > 0 ? (r.seconds / r.hands) * 1e6 : 0;
       process.stdout.write(
         `merged ${r.shards} shards: ${r.deals.toLocaleString('en-US')} deals, ${r.hands.toLocaleString('en-US')} hands, ${r.wins.toLocaleString('en-US')} wins in ${r.seconds.toFixed(1)} s (${perMillion.toFixed(1)} s per million hands)\n` +

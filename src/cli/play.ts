@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { EXIT, UsageError } from '../core/errors.js';
@@ -22,8 +23,9 @@ import { replayCommand, withReplay } from '../harness/experiment/replay.js';
 import { DecisionsWriter, HUMAN, parseAction } from '../harness/view/decisions.js';
 import { describe, HandModel, type Frame, type HandHead } from '../harness/view/handview.js';
 import { playHandLive } from '../harness/view/live.js';
-import { loadBotFactory } from '../harness/players/load.js';
-import { rulesFlag } from './replay.js';
+import { absoluteBotSpec, loadBotFactory } from '../harness/players/load.js';
+import { rulesFlag, timeoutMs, timeoutOption } from './flags.js';
+import { asTyped } from './invocation.js';
 import { decisionScreen, endScreen, type Session } from './screen.js';
 
 interface PlayArgs {
@@ -35,6 +37,7 @@ interface PlayArgs {
   match: boolean;
   decisions?: string;
   check: boolean;
+  decisionTimeout: number;
 }
 
 function builder(y: Argv): Argv<PlayArgs> {
@@ -46,7 +49,8 @@ function builder(y: Argv): Argv<PlayArgs> {
     .option('hands', { type: 'number', describe: 'independent hands to play (default 1)' })
     .option('match', { type: 'boolean', default: false, describe: 'play a whole match: dealer streaks, wind rounds, running scores' })
     .option('decisions', { type: 'string', describe: 'where to record your decisions (default tw16-play-SEED.jsonl, numbered if taken)' })
-    .option('check', { type: 'boolean', default: false, describe: 'run both referees (bookkeeping and rules checkers) after every step; a finding stops the game (exit 70)' }) as unknown as Argv<PlayArgs>;
+    .option('check', { type: 'boolean', default: false, describe: 'run both referees (bookkeeping and rules checkers) after every step; a finding stops the game (exit 70)' })
+    .option('decision-timeout', timeoutOption) as unknown as Argv<PlayArgs>;
 }
 
 /** The person stopped the game (Ctrl-C, or the end of input). */
@@ -133,11 +137,12 @@ async function setup(argv: PlayArgs): Promise<{ names: string[]; bots: (BotFacto
   if (others.length === 1) others = [others[0]!, others[0]!, others[0]!];
   if (others.length !== 3 || others.some((n) => n === '')) throw new UsageError(`--bots needs one name or three (the other seats, in seat order), comma-separated; got "${argv.bots}"`);
   if (others.includes(HUMAN)) throw new UsageError(`--bots: "${HUMAN}" is your seat's name; name bots for the other seats`);
+  const limit = timeoutMs(argv.decisionTimeout);
   const names: string[] = [];
   const bots: (BotFactory | null)[] = [];
   for (let s = 0, k = 0; s < 4; s++) {
     names.push(s === argv.seat ? HUMAN : others[k++]!);
-    bots.push(s === argv.seat ? null : await loadBotFactory(names[s]!));
+    bots.push(s === argv.seat ? null : await loadBotFactory(names[s]!, undefined, { timeoutMs: limit }));
   }
   return { names, bots };
 }
@@ -149,6 +154,7 @@ export const playCommand: CommandModule<object, PlayArgs> = {
   builder,
   handler: async (argv: ArgumentsCamelCase<PlayArgs>) => {
     const rules = rulesFlag(argv.rules);
+    const rulesSpec = argv.rules.endsWith('.json') ? resolve(argv.rules) : argv.rules;
     const { names, bots } = await setup(argv);
     const seed = argv.seed ?? randomBytes(4).toString('hex');
     const seat = argv.seat;
@@ -164,7 +170,15 @@ export const playCommand: CommandModule<object, PlayArgs> = {
     const scores = match?.scores ?? [0, 0, 0, 0];
     const handAt = (n: number): HandAt | null => (match ? match.next() : n < hands ? handPosition(n) : null);
     /** The command that replays a hand of this game exactly (with --check: a referee's finding). */
-    const replayOf = (at: HandAt, check = false) => replayCommand({ ...at, seed, rules: argv.rules, bots: names, decisions: file, check });
+    // Runnable from anywhere: bot paths, a rules file and the decisions file made absolute, as in a run's replay commands.
+    const replayOf = (at: HandAt, check = false) =>
+      replayCommand({ ...at, seed, rules: rulesSpec, bots: names.map((n) => absoluteBotSpec(n)), decisions: resolve(file), check });
+    let played = 0;
+    /** The scores of the session so far, when more than one hand is or was to be played. */
+    const finalScores = (): string =>
+      played > 0 && (argv.match || hands > 1)
+        ? `Scores after ${played} hand${played === 1 ? '' : 's'}: ${scores.map((p, s) => `${s === seat ? 'you' : `seat ${s} ${names[s]}`} ${p > 0 ? '+' : ''}${p}`).join(' · ')}\n`
+        : '';
     try {
       for (let n = 0, at = handAt(0); at; at = handAt(++n)) {
         const handKey = at.handKey;
@@ -211,15 +225,17 @@ export const playCommand: CommandModule<object, PlayArgs> = {
           throw withReplay(err, replayOf);
         }
         writer.end(handKey, result);
+        played++;
         if (match) match.record(result);
         else for (let s = 0; s < 4; s++) scores[s]! += result.deltas[s]!;
         const end = endScreen({ head, frame: frame!, session: { ...session, scores: session.scores && scores.slice() }, viewer: seat, colour });
-        show([...end, '', 'Replay this hand exactly (add --html hand.html to step through it in a browser):', `  ${replay}`]);
+        show([...end, '', 'Replay this hand exactly (add --html hand.html to step through it in a browser):', `  ${asTyped(replay)}`]);
         if (handAt(n + 1) && (await prompter.ask('Enter: next hand · q: quit ')).trim().toLowerCase().startsWith('q')) break;
       }
+      process.stdout.write(`\n${finalScores()}your decisions are in ${file}\n`);
     } catch (err) {
       if (!(err instanceof Stopped)) throw err;
-      process.stdout.write(`\ntw16 play: ${err.message}; your decisions so far are in ${file}\n`);
+      process.stdout.write(`\ntw16 play: ${err.message}; ${finalScores() ? `${finalScores().trimEnd()}; ` : ''}your decisions so far are in ${file}\n`);
       process.exitCode = EXIT.INTERRUPTED;
     } finally {
       prompter.close();

@@ -11,17 +11,25 @@
  * --check runs both referees after every step; a finding is an internal error (exit 70).
  */
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { countsToTiles, formatTiles, tileName } from '../core/tiles.js';
+import { formatTiles, tileName } from '../core/tiles.js';
 import { formatAction, actionKind, ActionKind } from '../engine/actions.js';
 import { playHand } from '../engine/hand.js';
 import { handPosition } from '../engine/match.js';
 import type { BotFactory, HandAt, HandResult, Step } from '../engine/types.js';
-import { getProfile, WIND_LETTERS, PATTERN_NAMES, type Wind, type PatternId } from '../rules/index.js';
+import { formatHand, getProfile, WIND_LETTERS, PATTERN_NAMES, type Wind, type PatternId } from '../rules/index.js';
 import { UsageError } from '../core/errors.js';
 import { replayCommand as replayLine, withReplay } from '../harness/experiment/replay.js';
 import { decisionsCause, loadSeatBots } from '../harness/view/decisions.js';
 import type { HandHead } from '../harness/view/handview.js';
 import { writeHandPage } from '../harness/view/viewer.js';
+import { rulesFlag, timeoutMs, timeoutOption } from './flags.js';
+import { asTyped } from './invocation.js';
+import { scoreCommand } from '../harness/results/winrow.js';
+import { resolve } from 'node:path';
+import { lineUp } from '../harness/experiment/experiment.js';
+import { splitBotList } from '../harness/players/command.js';
+
+export { rulesFlag };
 
 interface ReplayArgs {
   seed: string;
@@ -36,6 +44,7 @@ interface ReplayArgs {
   decisions?: string;
   html?: string;
   check: boolean;
+  decisionTimeout: number;
 }
 
 function builder(y: Argv): Argv<ReplayArgs> {
@@ -43,7 +52,11 @@ function builder(y: Argv): Argv<ReplayArgs> {
     .option('seed', { type: 'string', demandOption: true, describe: 'experiment seed' })
     .option('hand', { type: 'number', demandOption: true, describe: 'hand key' })
     .option('rules', { type: 'string', default: 'p0', describe: 'rule profile: a name, a JSON file, or inline JSON like \'{"extends": "p0", "minTai": 1}\'' })
-    .option('bots', { type: 'string', default: 'random', describe: 'bots by seat, comma-separated (one name = all four); names or module paths' })
+    .option('bots', {
+      type: 'string',
+      default: 'random',
+      describe: "bots by seat, comma-separated, as tw16 run seats them: one fills every seat, two alternate (A B A B), three repeat the first (A B C A); names, module paths ([NAME=]PATH) or programs ('cmd:python3 bot.py')",
+    })
     .option('dealer', { type: 'number', describe: 'dealer seat 0–3 (default: hand key mod 4)' })
     .option('round', { type: 'string', describe: 'round wind E S W N (default: from the hand key)' })
     .option('streak', { type: 'number', default: 0, describe: "dealer's streak" })
@@ -51,19 +64,8 @@ function builder(y: Argv): Argv<ReplayArgs> {
     .option('per-tai', { type: 'number', describe: 'units per tai' })
     .option('decisions', { type: 'string', describe: 'decisions file of the seats named "human" in --bots (written by tw16 play)' })
     .option('html', { type: 'string', describe: 'also write the hand as a self-contained HTML viewer page to this file' })
-    .option('check', { type: 'boolean', default: false, describe: 'run both referees (bookkeeping and rules checkers) after every step; a finding is a bug in tw16 (exit 70)' }) as unknown as Argv<ReplayArgs>;
-}
-
-/** The profile of a `--rules` flag: a name, a JSON file, or inline JSON (throws UsageError on bad JSON). */
-export function rulesFlag(spec: string): ReturnType<typeof getProfile> {
-  if (!spec.trim().startsWith('{')) return getProfile(spec);
-  let inline: object;
-  try {
-    inline = JSON.parse(spec) as object;
-  } catch (err) {
-    throw new UsageError(`--rules: not valid JSON (${(err as Error).message})`);
-  }
-  return getProfile(inline);
+    .option('check', { type: 'boolean', default: false, describe: 'run both referees (bookkeeping and rules checkers) after every step; a finding is a bug in tw16 (exit 70)' })
+    .option('decision-timeout', timeoutOption) as unknown as Argv<ReplayArgs>;
 }
 
 /** Parse the replay arguments into a playHand setup (throws UsageError on bad input). */
@@ -78,10 +80,11 @@ export async function replaySetup(argv: ReplayArgs): Promise<{
 }> {
   if (!Number.isSafeInteger(argv.hand) || argv.hand < 0) throw new UsageError(`--hand must be a non-negative integer, got ${argv.hand}`);
   const rules = rulesFlag(argv.rules);
-  let names = argv.bots.split(',').map((s) => s.trim());
-  if (names.length === 1) names = [names[0]!, names[0]!, names[0]!, names[0]!];
-  if (names.length !== 4 || names.some((n) => n === '')) throw new UsageError(`--bots needs one name or four, comma-separated; got "${argv.bots}"`);
-  const { bots, verify } = await loadSeatBots(names, argv.decisions, { seed: argv.seed, rules: rules.name });
+  // As tw16 run seats a roster: one bot in every seat, two alternating (A B A B), three with the first again (A B C A).
+  const given = splitBotList(argv.bots);
+  if (given.length > 4 || given.some((n) => n === '')) throw new UsageError(`--bots needs 1 to 4 bots by seat, comma-separated; got "${argv.bots}"`);
+  const names = lineUp(given.length).map((i) => given[i]!);
+  const { bots, verify } = await loadSeatBots(names, argv.decisions, { seed: argv.seed, rules: rules.name }, { timeoutMs: timeoutMs(argv.decisionTimeout) });
   const position = handPosition(argv.hand);
   const dealer = argv.dealer ?? position.dealer;
   if (!Number.isInteger(dealer) || dealer < 0 || dealer > 3) throw new UsageError(`--dealer must be a seat 0–3, got ${argv.dealer}`);
@@ -97,7 +100,12 @@ export async function replaySetup(argv: ReplayArgs): Promise<{
 }
 
 /** The lines of a replay: a header, then one line per step. */
-export function formatReplay(steps: readonly Step[], head: Omit<HandHead, 'reserve'>): string[] {
+export function formatReplay(
+  steps: readonly Step[],
+  head: Omit<HandHead, 'reserve'>,
+  /** The `--rules` (and stakes) each win's `tw16 score` command names; none printed without it. */
+  score?: { readonly rules: string; readonly base: number; readonly perTai: number },
+): string[] {
   const wind = (s: number) => WIND_LETTERS[(s - head.dealer + 4) & 3];
   const who = (s: number) => `seat ${s} (${wind(s)})`;
   const out: string[] = [
@@ -126,14 +134,14 @@ export function formatReplay(steps: readonly Step[], head: Omit<HandHead, 'reser
         out.push(`claim   ${who(st.seat)}: ${formatAction(st.action)} from ${who(st.from)}`);
         break;
       case 'end':
-        out.push(...formatResult(st.result, who));
+        out.push(...formatResult(st.result, who, head.dealer, score));
         break;
     }
   }
   return out;
 }
 
-function formatResult(r: HandResult, who: (s: number) => string): string[] {
+function formatResult(r: HandResult, who: (s: number) => string, dealer: number, score?: { readonly rules: string; readonly base: number; readonly perTai: number }): string[] {
   const out: string[] = [];
   if (r.outcome === 'draw') out.push(`drawn hand (流局): ${r.wallLeft} drawable tiles left, ${r.turns} discards`);
   for (const w of r.winners) {
@@ -146,11 +154,12 @@ function formatResult(r: HandResult, who: (s: number) => string): string[] {
         : r.outcome === 'win'
           ? `on ${tileName(r.winningTile)} from ${who(r.discarder)}${w.facts.robKong ? ' (robbing the kong)' : ''}`
           : `instant flower win${r.discarder >= 0 ? ` (${who(r.discarder)} pays)` : ''}`;
-    const hand = w.facts.win >= 0 ? `${formatTiles(countsToTiles(w.facts.concealed))} + ${tileName(w.facts.win)}` : formatTiles(countsToTiles(w.facts.concealed));
-    const melds = w.facts.melds.map((m) => `[${m.kind} ${tileName(m.tile)}]`).concat(w.facts.concealedKongs.map((t) => `(kong ${tileName(t)})`));
-    const flowers = w.facts.flowers.length ? ` ${formatTiles(w.facts.flowers)}` : '';
-    out.push(`win     ${who(w.seat)} ${how}: ${hand} ${melds.join(' ')}${flowers}`.trimEnd());
+    // The hand as tw16 score reads it: concealed tiles, [claimed sets], (concealed kongs), flowers.
+    const hand = `${formatHand(w.facts)}${w.facts.win >= 0 ? `  win ${tileName(w.facts.win)}` : ''}`;
+    out.push(`win     ${who(w.seat)} ${how}: ${hand}`.trimEnd());
     out.push(`        ${w.tai} tai${pats ? `: ${pats}` : ''}${w.ready ? ' (+1 ready)' : ''}`);
+    const cmd = score && scoreCommand(w.facts, { ...(r.discarder >= 0 && r.outcome !== 'self_draw' ? { discarder: ((r.discarder - dealer + 4) & 3) as Wind } : {}), streak: r.streak, ready: w.ready, base: score.base, perTai: score.perTai }, score.rules);
+    if (cmd) out.push(`        score it: ${cmd}`);
   }
   for (const s of r.falseWins) out.push(`false   ${who(s)} declared a win that is not one: FALSE WIN (penalty)`);
   out.push(`payments: ${r.deltas.map((d, s) => `${who(s)} ${d > 0 ? '+' : ''}${d}`).join(', ')}`);
@@ -191,7 +200,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       throw withReplay(decisionsCause(err), again);
     } finally {
       // On a bot error the steps up to it are printed (and drawn), then main reports the error.
-      process.stdout.write(formatReplay(steps, head).join('\n') + '\n');
+      const score = { rules: argv.rules.endsWith('.json') ? resolve(argv.rules) : argv.rules, base: argv.base ?? setup.rules.base, perTai: argv.perTai ?? setup.rules.perTai };
+      process.stdout.write(asTyped(formatReplay(steps, head, score).join('\n') + '\n'));
       if (argv.html !== undefined) writeHandPage(argv.html, { head: { ...head, reserve: setup.rules.wallReserve }, steps, error });
     }
   },

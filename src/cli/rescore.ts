@@ -5,6 +5,8 @@
 import type { CommandModule } from 'yargs';
 import { ci, table } from '../harness/analysis/format.js';
 import { rescoreResults, type RescoreSummary } from '../harness/analysis/rescore.js';
+import { rulesFlag } from './flags.js';
+import { asTyped } from './invocation.js';
 
 interface RescoreArgs {
   results: string;
@@ -16,13 +18,31 @@ interface RescoreArgs {
 
 /** The rescore summary as text. */
 export function formatRescore(r: RescoreSummary, outDir: string): string {
+  const n = (x: number) => x.toLocaleString('en-US');
   const out: string[] = [];
-  out.push(`Re-scored ${r.wins.toLocaleString('en-US')} wins of ${r.from} under ${r.profile}: ${r.changed.toLocaleString('en-US')} changed tai`);
-  out.push(`tai per win: ${ci(r.taiPerWin.before)} → ${ci(r.taiPerWin.after)}`);
-  out.push(`no longer wins (below the minimum or not valid): ${r.noLongerWins.toLocaleString('en-US')}`);
-  for (const w of r.noLongerWinsList) out.push(`  deal ${w.deal} arm ${w.arm} seating ${w.seating} hand ${w.hand} (key ${w.handKey}) seat ${w.seat}: ${w.tai} tai`);
-  const moved = r.patterns.filter((p) => p.before !== p.after || p.before > 0);
-  out.push('', table(['pattern', 'wins before', 'wins after', 'per 1,000 wins before', 'after'], moved.map((p) => [p.pattern, String(p.before), String(p.after), ci(p.per1000WinsBefore, 1), ci(p.per1000WinsAfter, 1)])));
+  out.push(`Re-scored ${n(r.wins)} wins of ${r.from} under ${r.profile}: ${n(r.changed)} changed tai.`);
+  const played = [...new Set(r.arms.map((a) => a.before))].join(', ');
+  if (r.noLongerWins > 0) {
+    out.push(
+      `${n(r.noLongerWins)} wins do not qualify under ${r.profile} (below its minimum, or not a win there): they are no longer wins and nobody pays them; ` +
+        `${n(r.voidHands)} hands left without a winner are "void" (no payment, as a drawn hand).`,
+    );
+    for (const w of r.noLongerWinsList) out.push(`  deal ${w.deal} arm ${w.arm} seating ${w.seating} hand ${w.hand} (key ${w.handKey}) seat ${w.seat}: ${w.tai} tai`);
+    if (r.noLongerWins > r.noLongerWinsList.length) out.push(`  … and ${n(r.noLongerWins - r.noLongerWinsList.length)} more`);
+  }
+  out.push(
+    `What a rescore cannot know: every hand is as played under ${played}: who won, on which tile, and every claim and discard before. ` +
+      `Under ${r.profile} play could have gone otherwise, and where a win no longer qualifies play would have gone on; ` +
+      `to measure ${r.profile} itself, run the experiment with --rules ${r.profile}.`,
+  );
+  for (const a of r.arms) {
+    out.push('', `Arm ${a.arm}: ${a.before} → ${a.after} (95% intervals clustered by deal, as in the run's summary)${a.voidShare && a.voidShare.mean > 0 ? `; void hands ${ci(a.voidShare, 1, 100)}%` : ''}`);
+    out.push(table(['bot', 'tai/win before', 'after', 'points/hand before', 'after'], a.bots.map((b) => [b.bot, ci(b.taiPerWin.before), ci(b.taiPerWin.after), ci(b.pointsPerHand.before), ci(b.pointsPerHand.after)])));
+    const moved = a.patterns.filter((p) => p.before > 0 || p.after > 0);
+    if (moved.length > 0) {
+      out.push('', table(['pattern', 'wins before', 'wins after', 'per 1,000 wins before', 'after'], moved.map((p) => [p.pattern, n(p.before), n(p.after), ci(p.per1000WinsBefore, 1), ci(p.per1000WinsAfter, 1)])));
+    }
+  }
   out.push('', `wrote ${outDir}/hands.arrow, wins.arrow, summary.json, rescore.json; compare with: tw16 diff ${r.from} ${outDir}`);
   return `${out.join('\n')}\n`;
 }
@@ -33,13 +53,15 @@ export const rescoreCommand: CommandModule<object, RescoreArgs> = {
   builder: (y) =>
     y
       .positional('results', { type: 'string', demandOption: true, describe: 'result directory of a complete run' })
-      .option('rules', { type: 'string', demandOption: true, describe: 'profile name or house-rule JSON file' })
+      .option('rules', { type: 'string', demandOption: true, describe: 'rule profile: a name, a house-rule .json file, or inline JSON like \'{"extends": "p0", "minTai": 1}\'' })
       .option('out', { type: 'string', describe: 'output directory (default: RESULTS-<profile>)' })
       .option('force', { type: 'boolean', default: false, describe: 'replace a complete result in the output directory' })
       .option('json', { type: 'boolean', default: false, describe: 'print rescore.json instead of text' }),
   handler: async (a) => {
-    const outDir = a.out ?? `${a.results.replace(/\/+$/, '')}-${a.rules.replace(/^.*\//, '').replace(/\.json$/, '')}`;
+    // The default directory is named after the profile (a file's name without .json; inline JSON's name, p0+overrides by default).
+    const profile = rulesFlag(a.rules).name.replace(/^.*\//, '').replace(/\.json$/, '').replace(/[^\w.+-]/g, '_');
+    const outDir = a.out ?? `${a.results.replace(/\/+$/, '')}-${profile}`;
     const r = await rescoreResults(a.results, a.rules, outDir, 20, a.force);
-    process.stdout.write(a.json ? `${JSON.stringify(r, null, 2)}\n` : formatRescore(r, outDir));
+    process.stdout.write(a.json ? `${JSON.stringify(r, null, 2)}\n` : asTyped(formatRescore(r, outDir)));
   },
 };

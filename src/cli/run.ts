@@ -14,14 +14,19 @@
  * 3 an I/O failure; 70 a bug in tw16 (a referee's finding with --check); 130 interrupted
  * (SIGINT, SIGTERM, SIGHUP), progress saved.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { EXIT, UsageError } from '../core/errors.js';
+import { EXIT, InputError, UsageError } from '../core/errors.js';
+import { loadBotFactory } from '../harness/players/load.js';
 import { shellQuote } from '../core/shell.js';
-import { badDeals, loadExperiment, parseBotsFlag, type Experiment } from '../harness/experiment/experiment.js';
+import { badDeals, botBase, loadExperiment, parseBotsFlag, type BotSpec, type Experiment } from '../harness/experiment/experiment.js';
+import { typeWarnings } from '../harness/players/typecheck.js';
 import { formatSummary } from '../harness/analysis/format.js';
 import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../harness/run/run.js';
 import { parseShard, shardDirName, shardFromEnv, shardName, type Shard } from '../harness/experiment/shard.js';
+import { rulesListFlag } from './flags.js';
+import { experimentFile } from './list.js';
+import { asTyped, invocation } from './invocation.js';
 import { progressReporter } from './progress.js';
 
 interface RunArgs {
@@ -33,6 +38,7 @@ interface RunArgs {
   seed?: string;
   batch?: number;
   bots?: string;
+  rules?: string;
   tables?: number;
   resume?: boolean;
   force?: boolean;
@@ -42,6 +48,7 @@ interface RunArgs {
   shards?: number;
   continue?: boolean;
   check?: boolean;
+  debug?: boolean;
 }
 
 function positiveInt(name: string, v: number | undefined, min = 1): void {
@@ -55,7 +62,28 @@ export function applyOverrides(e: Experiment, a: RunArgs): Experiment {
   const deals = a.hands ?? a.matches;
   const bad = deals === undefined ? undefined : badDeals(e.unit, deals);
   if (bad) throw new UsageError(`--${e.unit}: ${bad}`);
-  return { ...e, deals: deals ?? e.deals, seed: a.seed ?? e.seed, bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots };
+  return {
+    ...e,
+    // The experiment's hypothesis is about its own line-up: another one's run makes no such claim.
+    hypothesis: a.bots !== undefined ? '' : e.hypothesis,
+    deals: deals ?? e.deals,
+    seed: a.seed ?? e.seed,
+    bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots,
+    rules: a.rules !== undefined ? rulesListFlag(a.rules) : e.rules,
+  };
+}
+
+/** Load the module bots of a --bots roster (relative to the current directory): an error names --bots. */
+async function checkBotsFlag(bots: readonly BotSpec[]): Promise<void> {
+  for (const b of bots) {
+    if (b.command) continue; // a program starts with the run
+    try {
+      await loadBotFactory(b.path ?? b.name);
+    } catch (err) {
+      if (err instanceof InputError) throw new UsageError(`--bots: ${err.message}`);
+      throw err;
+    }
+  }
 }
 
 /** The shard of --shard/--shards (auto: from the scheduler's variables in `env`), or undefined. */
@@ -73,6 +101,7 @@ function resumeCommand(a: RunArgs, outDir: string, shard?: Shard, outBase?: stri
   if (a.matches !== undefined) words.push('--matches', String(a.matches));
   if (a.seed !== undefined) words.push('--seed', a.seed);
   if (a.bots !== undefined) words.push('--bots', a.bots);
+  if (a.rules !== undefined) words.push('--rules', a.rules);
   if (a.decisionTimeout !== undefined) words.push('--decision-timeout', String(a.decisionTimeout));
   if (a.check) words.push('--check');
   return words.map(shellQuote).join(' ');
@@ -82,16 +111,20 @@ function resumeCommand(a: RunArgs, outDir: string, shard?: Shard, outBase?: stri
 function reportStop(r: RunOutcome, a: RunArgs, outDir: string, shard?: Shard, outBase?: string): number {
   const kept = `progress saved: ${r.dealsDone.toLocaleString('en-US')} of ${r.deals.toLocaleString('en-US')} deals (complete jobs) in ${outDir}`;
   if (r.status === 'interrupted') {
-    process.stderr.write(`tw16: run interrupted; ${kept}\ncontinue with: ${resumeCommand(a, outDir, shard, outBase)}\n`);
+    process.stderr.write(asTyped(`tw16: run interrupted; ${kept}\ncontinue with: ${resumeCommand(a, outDir, shard, outBase)}\n`));
     return EXIT.INTERRUPTED;
   }
+  // --debug: where it happened (a bot's exception: the bot's file and line).
+  const stack = a.debug && r.error?.stack ? `${r.error.stack}\n` : '';
   if (r.error?.kind === 'internal') {
-    process.stderr.write(`tw16: internal error (a bug in tw16): ${r.error.message}\n${kept}\n`);
+    process.stderr.write(asTyped(`tw16: internal error (a bug in tw16): ${r.error.message}\n${stack}${kept}\n`));
     return EXIT.INTERNAL;
   }
   process.stderr.write(
-    `tw16: run stopped: ${r.error?.message}\n${kept}; a bot whose code changed cannot resume (start over with --force); ` +
-      `if the failure was passing (a time limit on a loaded machine), continue with: ${resumeCommand(a, outDir, shard, outBase)}\n`,
+    asTyped(
+      `tw16: run stopped: ${r.error?.message}\n${stack}${kept}; a bot whose code changed cannot resume (start over with --force); ` +
+        `if the failure was passing (a time limit on a loaded machine), continue with: ${resumeCommand(a, outDir, shard, outBase)}\n`,
+    ),
   );
   return EXIT.BOT_ERROR_OR_DIFFERENT;
 }
@@ -103,9 +136,12 @@ export const runCommand: CommandModule<object, RunArgs> = {
   describe: 'Play an experiment into a result directory (hands.arrow, wins.arrow, summary.json, reports, manifest.json); print the summary',
   builder: (y) =>
     y
-      .positional('experiment', { type: 'string', demandOption: true, describe: 'experiment JSON file' })
-      .option('hands', { type: 'number', describe: 'number of independent hands (overrides the file)' })
-      .option('matches', { type: 'number', describe: 'number of whole matches (overrides the file)' })
+      .positional('experiment', { type: 'string', demandOption: true, describe: 'an experiment JSON file, or the name of a shipped one (default, greedy-vs-random, …: tw16 list experiments)' })
+      .option('hands', {
+        type: 'number',
+        describe: "number of deals (overrides the file): each deal is one wall, played under every seating and rule arm (duplicate seating with four bots: 24 hands a deal)",
+      })
+      .option('matches', { type: 'number', describe: 'number of whole matches, for an experiment of matches (overrides the file)' })
       .option('workers', {
         type: 'number',
         describe:
@@ -118,6 +154,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         type: 'string',
         describe:
           "the roster instead of the experiment's: 2-4 comma-separated built-in names, module paths (.js/.ts, relative to the current directory) or programs speaking docs/protocol.md ('cmd:python3 bot.py', or 'NAME=cmd:…')",
+      })
+      .option('rules', {
+        type: 'string',
+        describe:
+          "the rule arms instead of the experiment's: a profile name, a house-rule .json file (relative to the current directory), inline JSON '{\"extends\": \"p0\", …}', or a list: names and files separated by commas, or a JSON array",
       })
       .option('tables', { type: 'number', describe: 'tables each worker plays at once when bot programs play (their decisions batched into one request; 1: no batching). Default 64; never changes the output' })
       .option('resume', { type: 'boolean', default: false, describe: 'continue the unfinished run in the output directory (verified first: any change is refused)' })
@@ -141,7 +182,14 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe: 'run both referees (bookkeeping and rules checkers) after every step of every hand, bot programs too (slow); a finding stops the run as a bug in tw16 (exit 70) naming the hand and its replay command; never changes the output',
       }),
   handler: async (a) => {
-    const experiment = applyOverrides(loadExperiment(a.experiment), a);
+    const file = experimentFile(a.experiment);
+    if (!file) throw new UsageError(`${a.experiment}: no such experiment file, nor an experiment of that name in ./experiments or among the shipped ones (tw16 list experiments)`);
+    const experiment = applyOverrides(loadExperiment(file), a);
+    // Bots named on the command line load here first, so a bad one is blamed on --bots, not the experiment file.
+    if (a.bots !== undefined) await checkBotsFlag(experiment.bots);
+    // tsx runs a TypeScript bot unchecked: its type errors are shown here (they do not stop the run).
+    const tsBots = experiment.bots.flatMap((b) => (b.path && /\.[cm]?ts$/.test(b.path) ? [resolve(botBase(experiment, b).dir, b.path)] : []));
+    if (tsBots.length > 0) for (const line of typeWarnings(tsBots)) process.stderr.write(`${line}\n`);
     positiveInt('workers', a.workers, 0);
     positiveInt('batch', a.batch);
     positiveInt('tables', a.tables);
@@ -189,10 +237,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
       }
       const rate = `${r.hands.toLocaleString('en-US')} hands in ${r.seconds.toFixed(1)} s: ${Math.round(r.handsPerSecond).toLocaleString('en-US')} hands/s`;
       if (shard) {
-        process.stdout.write(`${rate}\nwrote shard ${shardName(shard)} (${r.deals.toLocaleString('en-US')} deals) to ${outDir}: ${(r.files ?? []).join(', ')}\nmerge the shards with: tw16 merge ${outBase} ${join(outBase, 'shard-*')}\n`);
+        process.stdout.write(`${rate}\nwrote shard ${shardName(shard)} (${r.deals.toLocaleString('en-US')} deals) to ${outDir}: ${(r.files ?? []).join(', ')}\nmerge the shards with: ${invocation()} merge ${shellQuote(outBase)} ${shellQuote(join(outBase, 'shard-*'))}\n`);
         return;
       }
-      if (!a.quiet && r.summary) process.stdout.write(`${experiment.name}: ${experiment.hypothesis}\n\n${formatSummary(r.summary)}\n`);
+      const about = a.bots !== undefined ? `${experiment.name} with --bots ${a.bots}` : `${experiment.name}: ${experiment.hypothesis}`;
+      if (!a.quiet && r.summary) process.stdout.write(`${about}\n\n${formatSummary(r.summary)}\n`);
       process.stdout.write(`${rate}\nwrote ${outDir}: ${(r.files ?? []).join(', ')}\nreport: ${join(outDir, 'report.html')} (tables: ${join(outDir, 'report.md')})\n`);
     } finally {
       for (const s of SIGNALS) process.off(s, onSignal);

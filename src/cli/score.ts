@@ -7,7 +7,8 @@
  *              [--base B] [--per-tai P] [--json]
  *   tw16 score --cases FILE --json
  *
- * Exit codes: 0 ok; 2 bad input (a malformed case still prints `{id, error}` in its place).
+ * Exit codes: 0 ok; 1 a case whose `expect`/`expectAbsent` the scoring does not match; 2 bad input
+ * (a malformed case still prints `{id, error}` in its place).
  */
 import { dirname } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
@@ -27,6 +28,7 @@ import {
   type CaseResult,
   type Meld,
   type ParsedCase,
+  type PatternId,
 } from '../rules/index.js';
 import { EXIT, InputError, UsageError } from '../core/errors.js';
 import { readJsonFile } from '../harness/io/files.js';
@@ -54,12 +56,12 @@ interface ScoreArgs {
 function builder(y: Argv): Argv<ScoreArgs> {
   return y
     .positional('hand', { type: 'string', describe: 'the hand without the winning tile: "456789m234p45s99s [123m] (2222p) 15f"' })
-    .option('cases', { type: 'string', describe: 'score every case of a JSON case file (conformance format) instead' })
+    .option('cases', { type: 'string', describe: 'score every case of a JSON case file (conformance format) instead, checking each case\'s expect/expectAbsent (exit 1 on a mismatch)' })
     .option('win', { type: 'string', describe: 'the winning tile, e.g. 6s' })
     .option('self-draw', { type: 'boolean', default: false, describe: 'self-drawn win (the three others pay)' })
     .option('seat', { type: 'string', default: 'E', describe: 'seat wind E S W N (E is the dealer)' })
     .option('round', { type: 'string', default: 'E', describe: 'round wind E S W N' })
-    .option('rules', { type: 'string', default: 'p0', describe: `rule profile: ${PROFILE_NAMES.join('|')} or a .json file` })
+    .option('rules', { type: 'string', default: 'p0', describe: `rule profile: ${PROFILE_NAMES.join('|')}, a house-rule .json file, or inline JSON like '{"extends": "p0", "minTai": 1}'` })
     .option('last-tile', { type: 'boolean', default: false, describe: 'last drawable tile / the discard after it' })
     .option('after-kong', { type: 'boolean', default: false, describe: "self-drawn on a kong's replacement" })
     .option('rob-kong', { type: 'boolean', default: false, describe: 'won on a tile added to a pung' })
@@ -93,13 +95,42 @@ function runCases(file: string, json: boolean): void {
   const list = Array.isArray(data) ? data : (data as { cases?: unknown })?.cases;
   if (!Array.isArray(list)) throw new UsageError(`--cases: ${file} must hold an array of cases or {"cases": [...]}`);
   const results = list.map((c, i) => scoreCase(c, i, dirname(file)));
+  const checks = results.map((r, i) => checkExpected(list[i], r));
   if (json) process.stdout.write(`[\n${results.map((r) => '  ' + JSON.stringify(r)).join(',\n')}\n]\n`);
-  else for (const r of results) process.stdout.write(caseLine(r) + '\n');
+  else for (const [i, r] of results.entries()) process.stdout.write(`${caseLine(r)}${checks[i] === undefined ? '' : checks[i] === '' ? '  PASS' : `  FAIL: ${checks[i]}`}\n`);
   const failures = results.filter(isCaseFailure);
+  const checked = checks.filter((c) => c !== undefined).length;
+  const mismatches = results.flatMap((r, i) => (checks[i] ? [`tw16 score: case ${r.id}: FAIL: ${checks[i]}`] : []));
+  for (const m of mismatches) process.stderr.write(`${m}\n`);
+  if (checked > 0) process.stderr.write(`tw16 score: ${checked} case${checked === 1 ? '' : 's'} with expect/expectAbsent: ${checked - mismatches.length} pass, ${mismatches.length} fail\n`);
   if (failures.length > 0) {
     for (const f of failures) process.stderr.write(`tw16 score: case ${f.id}: ${f.error}\n`);
     process.exitCode = EXIT.BAD_INPUT;
+  } else if (mismatches.length > 0) process.exitCode = EXIT.BOT_ERROR_OR_DIFFERENT;
+}
+
+/**
+ * A case's own expectations (docs/rules.md#conformance): `expect` lists every pattern the scoring
+ * must report with its tai, `expectAbsent` patterns it must not report. Undefined when the case
+ * states none; '' when they hold; else what differs.
+ */
+export function checkExpected(raw: unknown, r: CaseResult | CaseFailure): string | undefined {
+  const c = (raw ?? {}) as { expect?: unknown; expectAbsent?: unknown };
+  if (c.expect === undefined && c.expectAbsent === undefined) return undefined;
+  if (isCaseFailure(r)) return `not scored (${r.error})`;
+  const wrong: string[] = [];
+  if (c.expect !== undefined) {
+    const want = (typeof c.expect === 'object' && c.expect !== null ? c.expect : {}) as Record<string, unknown>;
+    if (!r.valid) wrong.push('not a winning hand');
+    for (const [id, tai] of Object.entries(want)) {
+      const got = r.patterns[id as PatternId];
+      if (got === undefined) wrong.push(`${id} missing (expected ${String(tai)})`);
+      else if (got !== tai) wrong.push(`${id} ${got}, expected ${String(tai)}`);
+    }
+    for (const [id, got] of Object.entries(r.patterns)) if (!(id in want)) wrong.push(`${id} ${got} not expected`);
   }
+  if (Array.isArray(c.expectAbsent)) for (const id of c.expectAbsent) if (r.patterns[id as PatternId] !== undefined) wrong.push(`${String(id)} present, expected absent`);
+  return wrong.join('; ');
 }
 
 function caseLine(r: CaseResult | CaseFailure): string {

@@ -94,6 +94,49 @@ function question(head: HandHead, phase: DecisionPhase, offered: Tile, offeredBy
   return phase === 'claim' ? `${by} discarded ${tile}: claim it?` : `${by} adds ${tile} to a pung: rob the kong?`;
 }
 
+/** How much an event matters when space is short: others' plain draws least, then discards and draws, then the rest (claims, kongs, ready, flowers). */
+function weight(e: string): number {
+  if (/^seat \d \([ESWN]\) draws( a replacement)?$/.test(e)) return 0;
+  if (/ (discards?|draws?) \S+$/.test(e) || /^you draw/.test(e)) return 1;
+  return 2;
+}
+
+/**
+ * What happened since the seat's last decision, every event, joined with ` · ` and wrapped to
+ * `width` columns. Past `maxLines` lines, events are left out by weight, oldest first: the others'
+ * plain draws (they show in the counts of tiles held), then plain discards and draws; a claim, a
+ * kong, a flower, a ready declaration goes last.
+ */
+export function eventLines(log: readonly string[], width: number, maxLines = 6): string[] {
+  const wrap = (items: readonly string[], lead: string): string[] => {
+    const lines: string[] = [];
+    let cur = lead;
+    for (const e of items) {
+      const add = cur === lead ? e : ` · ${e}`;
+      if (cur !== lead && cur.length + add.length > width) {
+        lines.push(cur);
+        cur = e;
+      } else cur += add;
+    }
+    if (cur) lines.push(cur);
+    return lines;
+  };
+  if (log.length === 0) return [];
+  const lines = wrap(log, '');
+  if (lines.length <= maxLines) return lines;
+  const kept = log.map((e, i) => ({ e, i, w: weight(e) }));
+  // Drop the lowest weight first, the oldest of it first, until it fits.
+  const order = [...kept].sort((a, b) => a.w - b.w || a.i - b.i);
+  const gone = new Set<number>();
+  for (const x of order) {
+    gone.add(x.i);
+    const shown = kept.filter((k) => !gone.has(k.i)).map((k) => k.e);
+    const out = wrap(shown, `(${gone.size} not shown: others' draws, then discards, oldest first) `);
+    if (out.length <= maxLines || shown.length <= 1) return out;
+  }
+  return [];
+}
+
 /** The screen of one decision of seat `viewer`. */
 export function decisionScreen(input: {
   head: HandHead;
@@ -113,8 +156,8 @@ export function decisionScreen(input: {
   for (let k = 1; k < 4; k++) out.push(...seatLines(head, frame, (viewer + k) & 3, viewer, false, colour));
   out.push('', ...seatLines(head, frame, viewer, viewer, true, colour));
   out.push('', 'honours: 1z E · 2z S · 3z W · 4z N · 5z Wh · 6z Gr · 7z Rd', '');
-  const recent = input.log.slice(-6);
-  if (recent.length) out.push(`${input.log.length > recent.length ? '… ' : ''}${recent.join(' · ')}`, '');
+  const events = eventLines(input.log, input.width);
+  if (events.length) out.push(...events, '');
   out.push(question(head, input.phase, input.offered, input.offeredBy, viewer, colour), ...optionLines(input.legal, colour, input.width));
   return out;
 }

@@ -64,3 +64,18 @@ export class IoError extends Error {
 export function isSystemError(err: unknown): err is NodeJS.ErrnoException & { code: string } {
   return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && /^E[A-Z0-9]+$/.test((err as NodeJS.ErrnoException).code!) && typeof (err as NodeJS.ErrnoException).syscall === 'string';
 }
+
+/**
+ * Everything `--debug` shows of an error: its stack, then the stack of each error it wraps
+ * (`cause`), e.g. a BotError's then the bot's own exception with the bot's file and line.
+ */
+export function fullStack(err: unknown): string {
+  const out: string[] = [];
+  const seen = new Set<unknown>();
+  for (let e: unknown = err; e !== undefined && e !== null && !seen.has(e); e = (e as { cause?: unknown }).cause) {
+    seen.add(e);
+    const text = e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
+    out.push(out.length === 0 ? text : `Caused by: ${text}`);
+  }
+  return out.join('\n');
+}

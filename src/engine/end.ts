@@ -3,7 +3,7 @@
  * `scoreHand`), instant flower wins, false wins, and the payments of docs/rules.md#settlement.
  * Each way to end returns NEXT_NONE (nothing follows), so a phase can `return` it.
  */
-import { FLOWER_BASE, KINDS, type Tile } from '../core/tiles.js';
+import { FLOWER_BASE, type Tile } from '../core/tiles.js';
 import type { Meld, PatternId, WinFacts } from '../rules/types.js';
 import { scoreHand, settle } from '../rules/index.js';
 import { MELD_CHOW, MELD_CONCEALED_KONG, MELD_MAX, MELD_PUNG, NEXT_NONE, PHASE_OVER, type Next } from './constants.js';

@@ -30,7 +30,6 @@
 import { TOTAL_TILES, type Tile } from '../core/tiles.js';
 import { fillWall, validateWall } from '../core/wall.js';
 import type { Profile } from '../rules/profiles.js';
-import type { Wind } from '../rules/types.js';
 import { ActionKind, actionKind, isAction, type Action } from './actions.js';
 import { checkTable } from './check.js';
 import {

@@ -16,6 +16,8 @@ export {
   parseConcealed,
   parseWind,
   checkTileCounts,
+  formatHand,
+  formatMeld,
   type ParsedHand,
 } from './notation.js';
 export {

@@ -5,7 +5,7 @@
  * (3 tiles: chow or pung; 4 identical: exposed kong); `(…)` is a concealed kong (4
  * identical tiles, or one tile standing for the four); tiles with the suit `f` are flowers.
  */
-import { KINDS, FLOWER_BASE, parseTiles, tileName, type Tile } from '../core/tiles.js';
+import { KINDS, FLOWER_BASE, formatTiles, parseTiles, tileName, type Tile } from '../core/tiles.js';
 import type { Meld, Wind } from './types.js';
 import { InputError } from '../core/errors.js';
 
@@ -88,6 +88,26 @@ export function parseHand(text: string): ParsedHand {
     } else throw new HandNotationError(`hand: unbalanced "${m[4]}" at position ${m.index + 1}`);
   }
   return { concealed, melds, concealedKongs, flowers };
+}
+
+/** A claimed set in notation: `123m`, `555p`, `2222p` (the inverse of parseMeld). */
+export function formatMeld(m: Meld): string {
+  const n = m.kind === 'kong' ? 4 : 3;
+  return formatTiles(Array.from({ length: n }, (_, i) => (m.kind === 'chow' ? m.tile + i : m.tile)));
+}
+
+/**
+ * A hand in the notation parseHand reads (and `tw16 score` takes): the concealed tiles, each
+ * claimed set in `[…]`, each concealed kong in `(…)`, then the flowers.
+ */
+export function formatHand(h: { readonly concealed: ArrayLike<number>; readonly melds: readonly Meld[]; readonly concealedKongs: readonly Tile[]; readonly flowers: readonly Tile[] }): string {
+  const tiles: Tile[] = [];
+  for (let t = 0; t < KINDS; t++) for (let k = 0; k < h.concealed[t]!; k++) tiles.push(t);
+  const parts = tiles.length ? [formatTiles(tiles)] : [];
+  for (const m of h.melds) parts.push(`[${formatMeld(m)}]`);
+  for (const k of h.concealedKongs) parts.push(`(${formatTiles([k, k, k, k])})`);
+  if (h.flowers.length) parts.push(formatTiles([...h.flowers].sort((a, b) => a - b)));
+  return parts.join(' ');
 }
 
 /**

@@ -278,11 +278,21 @@ function isProfileName(s: string): s is ProfileName {
 /**
  * A profile by spec: a built-in name (`p0`, `casual`, `table`, `full`, `flowers`), a path to
  * a JSON file, or an override object `{"extends": "p0", "tai": {...}, ...options}` (`extends`
- * defaults to p0; inside a file it may name another file, relative to it). Throws
- * ProfileError naming the file (when loaded from one) and the field.
+ * defaults to p0; inside a file it may name another file, relative to it), also given as its
+ * JSON text (what a `--rules '{"extends": …}'` flag holds). Throws ProfileError naming the file
+ * (when loaded from one) and the field.
  */
 export function getProfile(spec: string | object): Profile {
-  return resolveSpec(spec, undefined, 0);
+  return resolveSpec(typeof spec === 'string' && spec.trimStart().startsWith('{') ? inlineJson(spec) : spec, undefined, 0);
+}
+
+/** The object of an inline JSON profile. */
+function inlineJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new ProfileError(`inline profile ${text}: not valid JSON (${(e as Error).message})`);
+  }
 }
 
 function resolveSpec(spec: unknown, from: string | undefined, depth: number): Profile {

@@ -160,3 +160,40 @@ describe('tw16 score HAND', () => {
     }
   });
 });
+
+describe("tw16 score --cases checks each case's expect and expectAbsent", () => {
+  it('passes the seed cases, and fails a wrong expectation with exit 1, the JSON as before', async () => {
+    const ok = await run(['score', '--cases', CONFORMANCE_FILE]);
+    expect(ok.code).toBe(0);
+    expect(ok.out.trim().split('\n').every((l) => l.endsWith('  PASS'))).toBe(true);
+    expect(ok.err).toBe('tw16 score: 56 cases with expect/expectAbsent: 56 pass, 0 fail\n');
+
+    const dir = mkdtempSync(join(tmpdir(), 'tw16-score-'));
+    const f = join(dir, 'cases.json');
+    const base = { concealed: '123456789m234p45s99s', melds: [], concealedKongs: [], flowers: '', win: '6s', selfDraw: false, seat: 'E', round: 'E' };
+    writeFileSync(
+      f,
+      JSON.stringify([
+        { ...base, id: 'right', expect: { concealed_hand: 1, all_sequences: 2 } },
+        { ...base, id: 'wrong-tai', expect: { concealed_hand: 1, all_sequences: 3 } },
+        { ...base, id: 'missing-and-extra', expect: { concealed_hand: 1, self_draw: 1 } },
+        { ...base, id: 'absent', expectAbsent: ['all_sequences'] },
+        { ...base, id: 'no-expectations' },
+      ]),
+    );
+    const text = await run(['score', '--cases', f]);
+    expect(text.code).toBe(1);
+    const lines = text.out.trim().split('\n');
+    expect(lines[0]).toMatch(/^right .*  PASS$/);
+    expect(lines[1]).toMatch(/  FAIL: all_sequences 2, expected 3$/);
+    expect(lines[2]).toMatch(/  FAIL: self_draw missing \(expected 1\); all_sequences 2 not expected$/);
+    expect(lines[3]).toMatch(/  FAIL: all_sequences present, expected absent$/);
+    expect(lines[4]).not.toMatch(/PASS|FAIL/);
+    expect(text.err).toContain('tw16 score: 4 cases with expect/expectAbsent: 1 pass, 3 fail');
+    const json = await run(['score', '--cases', f, '--json']);
+    expect(json.code).toBe(1);
+    const rows = JSON.parse(json.out) as Row[];
+    expect(Object.keys(rows[1]!).sort()).toEqual(['id', 'patterns', 'tai', 'valid', 'win']);
+    expect(json.err).toContain('tw16 score: case wrong-tai: FAIL: all_sequences 2, expected 3');
+  });
+});

@@ -27,15 +27,18 @@ export interface Ran {
   readonly err: string;
 }
 
+/** How long a subprocess may run before it is taken for hung and killed: a guard, never a measure of speed (a loaded machine is slow). */
+const HANG_GUARD_MS = 600_000;
+
 /** Run `tw16 ARGS` (the built CLI) in a subprocess. */
 export function tw16(args: readonly string[], cwd = ROOT): Ran {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: HANG_GUARD_MS });
   return { code: r.status, signal: r.signal, out: r.stdout, err: r.stderr };
 }
 
 /** Run a command line through sh, with the built tw16 first on PATH. */
 export function sh(line: string, cwd = ROOT): Ran {
-  const r = spawnSync('sh', ['-c', line], { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, PATH: `${tw16Path()}:${process.env.PATH}` } });
+  const r = spawnSync('sh', ['-c', line], { cwd, encoding: 'utf8', timeout: HANG_GUARD_MS, env: { ...process.env, PATH: `${tw16Path()}:${process.env.PATH}` } });
   return { code: r.status, signal: r.signal, out: r.stdout, err: r.stderr };
 }
 

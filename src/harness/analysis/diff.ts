@@ -11,7 +11,8 @@ import { replayCommand } from '../experiment/replay.js';
 import { InputError } from '../../core/errors.js';
 import type { ReplaySpecs } from '../experiment/experiment.js';
 import { readJsonFile } from '../io/files.js';
-import { openResult } from '../results/resultdir.js';
+import { openResult, type Manifest } from '../results/resultdir.js';
+import { scoreCommand, winFactsFromRow, type WinRow } from '../results/winrow.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
 import type { ColumnSpec } from '../io/columns.js';
 import { readBatches } from '../io/read.js';
@@ -69,9 +70,28 @@ export interface ChangedHand {
   /** Outcome, winners, tai and deltas in A and in B, as short text. */
   readonly a: string;
   readonly b: string;
-  /** Replay commands for the hand under each side's profile. */
+  /** The commands that replay the hand as each side played it (a rescore's: as the run it rescored). */
   readonly replayA: string;
   readonly replayB: string;
+  /** A side that is a rescore: the play is its replay command's, and each win was re-scored by these (one `tw16 score` per winner). */
+  readonly rescoredA?: RescoredHand;
+  readonly rescoredB?: RescoredHand;
+}
+
+/** How a rescored side's hand came to be: the play as replayed, each win scored under `rules`. */
+export interface RescoredHand {
+  /** The rules the wins were re-scored under (as `--rules` takes them). */
+  readonly rules: string;
+  /** A `tw16 score` command per winner (an instant flower win has none). */
+  readonly score: readonly string[];
+}
+
+/** A side of the diff that is a rescore (tw16 rescore): what the comparison can and cannot say. */
+export interface RescoreSide {
+  /** The profile the wins were re-scored under. */
+  readonly profile: string;
+  /** The profiles the hands were played under, by arm. */
+  readonly played: readonly string[];
 }
 
 export interface DiffSummary {
@@ -79,14 +99,20 @@ export interface DiffSummary {
   readonly b: string;
   /** Every hand row and win row equal (file metadata such as the code version aside). */
   readonly identical: boolean;
-  readonly hands: { readonly a: number; readonly b: number; readonly compared: number; readonly changed: number };
-  readonly wins: { readonly a: number; readonly b: number; readonly changed: number };
+  /** Hand rows of each side, those on both (compared) and of them those that changed; `onlyA`/`onlyB`: on one side only. */
+  readonly hands: { readonly a: number; readonly b: number; readonly compared: number; readonly changed: number; readonly onlyA: number; readonly onlyB: number };
+  /** Win rows of each side; of the hands on both sides, those that differ; `unmatched`: of hands on one side only. */
+  readonly wins: { readonly a: number; readonly b: number; readonly changed: number; readonly unmatched: number };
+  /** Deals of each side's experiment. */
+  readonly deals: { readonly a: number; readonly b: number };
   readonly patterns: readonly PatternChange[];
   readonly bots: readonly BotChange[];
   /** The first changed hands (up to the limit asked). */
   readonly changedHands: readonly ChangedHand[];
   /** Keys present on one side only (different sizes or experiments). */
   readonly unmatched: number;
+  /** Sides that are rescores: their hands were played under other rules (see RescoreSide). */
+  readonly rescored: { readonly a?: RescoreSide; readonly b?: RescoreSide };
 }
 
 /** The summary of a verified result (its manifest lists summary.json). */
@@ -132,6 +158,9 @@ function compareKeys(a: unknown[], b: unknown[]): number {
 const W_SEAT = WIN_COLUMNS.findIndex((c) => c.name === 'seat');
 const W_KEY_COLS = ['deal', 'arm', 'seating', 'hand'].map((n) => WIN_COLUMNS.findIndex((c) => c.name === n));
 
+/** A win row's hand (deal/arm/seating/hand), as keyOf gives a hand row's. */
+const winKey = (w: unknown[]) => W_KEY_COLS.map((i) => w[i]).join('/');
+
 /** Order of two win rows' hands (deal, arm, seating, hand). */
 function compareWinKeys(a: unknown[], b: unknown[]): number {
   for (const i of W_KEY_COLS) {
@@ -159,12 +188,17 @@ async function* winGroups(it: AsyncGenerator<unknown[]>): AsyncGenerator<unknown
  * seating, hand, seat), so a hand whose winners changed does not shift every row after it.
  * A row differs when its match is missing or any value but the profile label differs.
  */
-export async function compareWinRows(a: AsyncGenerator<unknown[]>, b: AsyncGenerator<unknown[]>): Promise<{ a: number; b: number; changed: number }> {
+export async function compareWinRows(
+  a: AsyncGenerator<unknown[]>,
+  b: AsyncGenerator<unknown[]>,
+  /** Hands (`deal/arm/seating/hand`) on one side only: their rows are counted apart (`unmatched`), not as changed. */
+  oneSided?: ReadonlySet<string>,
+): Promise<{ a: number; b: number; changed: number; unmatched: number }> {
   const profileCol = WIN_COLUMNS.findIndex((c) => c.name === 'profile');
   const same = (x: unknown[], y: unknown[]) => x.every((v, i) => i === profileCol || v === y[i]);
   const wa = winGroups(a);
   const wb = winGroups(b);
-  const out = { a: 0, b: 0, changed: 0 };
+  const out = { a: 0, b: 0, changed: 0, unmatched: 0 };
   let ga = await wa.next();
   let gb = await wb.next();
   while (!ga.done || !gb.done) {
@@ -173,6 +207,12 @@ export async function compareWinRows(a: AsyncGenerator<unknown[]>, b: AsyncGener
     const right = order >= 0 && !gb.done ? gb.value : [];
     out.a += left.length;
     out.b += right.length;
+    if (oneSided && oneSided.size > 0 && oneSided.has(winKey(left[0] ?? right[0]!))) {
+      out.unmatched += left.length + right.length;
+      if (order <= 0) ga = await wa.next();
+      if (order >= 0) gb = await wb.next();
+      continue;
+    }
     for (const x of left) {
       const y = right.find((r) => r[W_SEAT] === x[W_SEAT]);
       if (!y || !same(x, y)) out.changed++;
@@ -191,7 +231,7 @@ function describe(r: unknown[]): string {
   return `${r[H.outcome!]}${who ? ` (${who})` : ''}${r[H.win_tile!] ? ` on ${r[H.win_tile!]}` : ''}, deltas ${deltas}`;
 }
 
-/** The replay command of a hand row, with the result's replay specs (rule files, bot paths). */
+/** The replay command of a hand row as played, with the result's replay specs (rule files, bot paths). */
 function replay(r: unknown[], specs: ReplaySpecs): string {
   return replayCommand({
     seed: String(r[H.seed!]),
@@ -202,6 +242,53 @@ function replay(r: unknown[], specs: ReplaySpecs): string {
     streak: r[H.streak!] as number,
     bots: [0, 1, 2, 3].map((s) => String(r[H[`bot_${s}`]!])).map((name) => specs.bots[name] ?? name),
   });
+}
+
+
+/**
+ * The `tw16 score` commands of the wins of `hands` (hand rows of a rescored side, by key) under
+ * `rules`, read from that side's wins.arrow.
+ */
+async function scoreCommands(dir: string, hands: ReadonlyMap<string, unknown[]>, rules: string, stakes: { base: number; perTai: number }): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (hands.size === 0) return out;
+  const W = Object.fromEntries(WIN_COLUMNS.map((c, i) => [c.name, i])) as Record<string, number>;
+  for await (const w of rows(join(dir, 'wins.arrow'), WIN_COLUMNS)) {
+    const key = winKey(w);
+    const h = hands.get(key);
+    if (!h) continue;
+    const facts = winFactsFromRow(Object.fromEntries(WIN_ROW_FIELDS.map((f) => [f, w[W[f]!]])) as unknown as WinRow);
+    const dealer = h[H.dealer!] as number;
+    const discarder = h[H.discarder!] as number;
+    const cmd = scoreCommand(
+      facts,
+      {
+        ...(discarder >= 0 ? { discarder: (((discarder - dealer) % 4) + 4) % 4 as Wind } : {}),
+        streak: h[H.streak!] as number,
+        ready: w[W.ready!] === true,
+        base: stakes.base,
+        perTai: stakes.perTai,
+      },
+      rules,
+    );
+    if (cmd) out.set(key, [...(out.get(key) ?? []), cmd]);
+  }
+  return out;
+}
+
+/** The WinRow fields of a wins.arrow row. */
+const WIN_ROW_FIELDS = ['concealed', 'melds', 'concealed_kongs', 'flowers', 'win_tile', 'self_drawn', 'wind_seat', 'wind_round', 'last_tile', 'after_kong', 'robbed_kong', 'heavenly'] as const;
+
+/** The deals of a result's experiment (0 when its manifest does not say). */
+function dealsOf(m: Manifest): number {
+  const d = (m.experiment as { deals?: unknown } | null)?.deals;
+  return typeof d === 'number' ? d : 0;
+}
+
+/** A rescore side of a result's manifest, or undefined for a run. */
+function rescoreSide(m: Manifest, s: Summary): RescoreSide | undefined {
+  if (m.kind !== 'rescore') return undefined;
+  return { profile: m.rescore?.profile ?? s.arms[0]?.profile ?? '?', played: m.rescore ? m.replay.rules.map((r) => r.replace(/^.*\//, '').replace(/\.json$/, '')) : [] };
 }
 
 /**
@@ -223,16 +310,27 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
   let compared = 0;
   let changed = 0;
   let unmatched = 0;
+  let onlyA = 0;
+  let onlyB = 0;
+  /** Hands on one side only, so their win rows are not counted as changed (different sizes, seatings or experiments). */
+  const oneSided = new Set<string>();
   const changedHands: ChangedHand[] = [];
+  /** The listed changed hands' rows, by key: a rescored side needs them for its score commands. */
+  const listedA = new Map<string, unknown[]>();
+  const listedB = new Map<string, unknown[]>();
   while (!ra.done || !rb.done) {
     const c = ra.done ? 1 : rb.done ? -1 : compareKeys(ra.value, rb.value);
     if (c < 0) {
       handsA++;
       unmatched++;
+      onlyA++;
+      oneSided.add(keyOf(ra.value as unknown[]));
       ra = await ia.next();
     } else if (c > 0) {
       handsB++;
       unmatched++;
+      onlyB++;
+      oneSided.add(keyOf(rb.value as unknown[]));
       rb = await ib.next();
     } else {
       handsA++;
@@ -255,6 +353,8 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
             replayA: replay(x, ma.replay),
             replayB: replay(y, mb.replay),
           });
+          listedA.set(keyOf(x), x);
+          listedB.set(keyOf(y), y);
         }
       }
       ra = await ia.next();
@@ -262,7 +362,7 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
     }
   }
 
-  const { a: winsA, b: winsB, changed: winsChanged } = await compareWinRows(rows(join(a, 'wins.arrow'), WIN_COLUMNS), rows(join(b, 'wins.arrow'), WIN_COLUMNS));
+  const { a: winsA, b: winsB, changed: winsChanged, unmatched: winsUnmatched } = await compareWinRows(rows(join(a, 'wins.arrow'), WIN_COLUMNS), rows(join(b, 'wins.arrow'), WIN_COLUMNS), oneSided);
 
   const patterns: PatternChange[] = [];
   const bots: BotChange[] = [];
@@ -286,15 +386,29 @@ export async function diffResults(a: string, b: string, limit = 20): Promise<Dif
     }
   }
 
+  // A rescored side: its hands' play is its replay command's; each win gets the score command that re-scores it.
+  const stakesOf = (m: Manifest) => (m.experiment as { stakes?: { base: number; perTai: number } } | null)?.stakes ?? { base: 1, perTai: 1 };
+  const rescoredOf = async (m: Manifest, dir: string, listed: Map<string, unknown[]>): Promise<((h: ChangedHand) => RescoredHand) | undefined> => {
+    if (m.kind !== 'rescore' || !m.rescore) return undefined;
+    const rules = m.rescore.rules;
+    const cmds = await scoreCommands(dir, listed, rules, stakesOf(m));
+    return (h) => ({ rules, score: cmds.get(`${h.deal}/${h.arm}/${h.seating}/${h.hand}`) ?? [] });
+  };
+  const [withA, withB] = [await rescoredOf(ma, a, listedA), await rescoredOf(mb, b, listedB)];
+  const listed = changedHands.map((h) => ({ ...h, ...(withA ? { rescoredA: withA(h) } : {}), ...(withB ? { rescoredB: withB(h) } : {}) }));
+  const [ra2, rb2] = [rescoreSide(ma, sa), rescoreSide(mb, sb)];
+
   return {
     a,
     b,
     identical: changed === 0 && unmatched === 0 && winsChanged === 0,
-    hands: { a: handsA, b: handsB, compared, changed },
-    wins: { a: winsA, b: winsB, changed: winsChanged },
+    hands: { a: handsA, b: handsB, compared, changed, onlyA, onlyB },
+    wins: { a: winsA, b: winsB, changed: winsChanged, unmatched: winsUnmatched },
+    deals: { a: dealsOf(ma), b: dealsOf(mb) },
     patterns,
     bots,
-    changedHands,
+    changedHands: listed,
     unmatched,
+    rescored: { ...(ra2 ? { a: ra2 } : {}), ...(rb2 ? { b: rb2 } : {}) },
   };
 }

@@ -5,10 +5,14 @@
  * pattern frequencies before and after, and the wins that are no longer wins.
  *
  * What cannot change without replaying is left as played: who won and on which tile, the
- * turns, and hands that were drawn. A win that falls below the new profile's minimum is kept
- * (with its new tai and payments) and listed, since the hand would have gone on differently.
+ * turns, and hands that were drawn. A win that does not qualify under the new profile (below its
+ * minimum, or no longer a win) is not a win there: its row leaves wins.arrow, its seat leaves the
+ * hand's winners and nobody pays it; a hand left with no winner gets the outcome `void` (no
+ * payment, like a drawn hand). Play would have gone on, and a rescore cannot know how: those
+ * wins are counted and listed apart. The statistics before and after are the runs' own
+ * (summary.ts: clustered by deal), per arm.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
 import { UsageError } from '../../core/errors.js';
@@ -16,29 +20,45 @@ import { VERSION } from '../../version.js';
 import { getProfile, scoreFlowerWin, scoreHand, settle, type Profile } from '../../rules/index.js';
 import { PATTERN_IDS, type PatternId, type Wind } from '../../rules/types.js';
 import { ArrowTableWriter } from '../io/arrow.js';
-import { encodeStrings, type Batch } from '../io/columns.js';
+import { encodeStrings, keepRows, type Batch } from '../io/columns.js';
 import { io, writeAtomic } from '../io/files.js';
 import { readBatches, readMetadata, toBatch } from '../io/read.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
 import { commitResult, hasManifest, MANIFEST, openResult, withStaging } from '../results/resultdir.js';
-import { MeanStat, wilson, type Estimate } from './stats.js';
-import { summarize } from './summary.js';
+import { noEstimate, type Estimate } from './stats.js';
+import { summarize, type Summary } from './summary.js';
 import { winFactsFromRow, type WinRow } from '../results/winrow.js';
 
 const H = Object.fromEntries(HAND_COLUMNS.map((c, i) => [c.name, i])) as Record<string, number>;
 const W = Object.fromEntries(WIN_COLUMNS.map((c, i) => [c.name, i])) as Record<string, number>;
 
+/** One rule arm before and after, with the runs' own estimators (the two summaries). */
+export interface RescoreArm {
+  readonly arm: number;
+  readonly before: string;
+  readonly after: string;
+  /** Per bot: tai per win and points per seat-hand (cluster-ratio-t), before and after. */
+  readonly bots: readonly { readonly bot: string; readonly taiPerWin: { readonly before: Estimate; readonly after: Estimate }; readonly pointsPerHand: { readonly before: Estimate; readonly after: Estimate } }[];
+  /** Per pattern: wins holding it and per 1,000 wins (wilson-deff), before and after; the table's share of void hands after. */
+  readonly patterns: readonly { readonly pattern: PatternId; readonly before: number; readonly after: number; readonly per1000WinsBefore: Estimate; readonly per1000WinsAfter: Estimate }[];
+  readonly voidShare: Estimate | null;
+}
+
 export interface RescoreSummary {
   readonly from: string;
   readonly rules: string;
   readonly profile: string;
+  /** Win rows re-scored. */
   readonly wins: number;
-  readonly taiPerWin: { readonly before: Estimate; readonly after: Estimate };
-  /** Wins whose tai changed. */
+  /** Wins whose tai changed (qualifying or not). */
   readonly changed: number;
-  readonly patterns: readonly { pattern: PatternId; before: number; after: number; per1000WinsBefore: Estimate; per1000WinsAfter: Estimate }[];
-  /** Wins below the new profile's minimum (or no longer valid), first ones listed. */
+  /** Over all arms: wins holding each pattern before, and after among the wins that still qualify. */
+  readonly patterns: readonly { pattern: PatternId; before: number; after: number }[];
+  readonly arms: readonly RescoreArm[];
+  /** Wins that do not qualify under the new profile (below its minimum, or not a win): no longer wins, nobody pays them; the first ones listed. */
   readonly noLongerWins: number;
+  /** Hands left with no winner by them: outcome `void`. */
+  readonly voidHands: number;
   readonly noLongerWinsList: readonly { deal: number; arm: number; seating: number; hand: number; handKey: number; seat: number; tai: number }[];
 }
 
@@ -47,6 +67,8 @@ class WinCursor {
   private iter: AsyncGenerator<RecordBatch>;
   private rb: RecordBatch | undefined;
   private batch: Batch | undefined;
+  /** Rows of the current batch to leave out (wins that no longer qualify). */
+  private dropped: Uint8Array | undefined;
   private i = 0;
   constructor(
     path: string,
@@ -57,24 +79,63 @@ class WinCursor {
   /** The next row: its Arrow batch (for reading strings), its editable batch and index. */
   async next(): Promise<{ rb: RecordBatch; batch: Batch; i: number }> {
     while (!this.batch || this.i >= this.batch.rows) {
-      if (this.batch) this.sink(this.batch);
+      if (this.batch) this.flush();
       const n = await this.iter.next();
       if (n.done) throw new UsageError('wins.arrow has fewer win rows than hands.arrow names winners: the files do not belong together');
       this.rb = n.value;
       this.batch = toBatch(n.value, WIN_COLUMNS);
+      this.dropped = undefined;
       this.i = 0;
     }
     return { rb: this.rb!, batch: this.batch, i: this.i++ };
+  }
+  /** Leave row `i` of the current batch out of the output. */
+  drop(i: number): void {
+    this.dropped ??= new Uint8Array(this.batch!.rows);
+    this.dropped[i] = 1;
+  }
+  private flush(): void {
+    const b = this.batch!;
+    const dropped = this.dropped;
+    this.sink(dropped ? keepRows(b, Array.from(dropped, (d) => 1 - d)) : b);
   }
   /** Flush the last batch; any row left over means the files do not match. */
   async finish(): Promise<void> {
     if (this.batch) {
       if (this.i < this.batch.rows) throw new UsageError('wins.arrow has more win rows than hands.arrow names winners');
-      this.sink(this.batch);
+      this.flush();
       this.batch = undefined;
     }
     if (!(await this.iter.next()).done) throw new UsageError('wins.arrow has more win rows than hands.arrow names winners');
   }
+}
+
+/** The summary of a verified result. */
+function readSummary(dir: string): Summary {
+  const f = join(dir, 'summary.json');
+  return JSON.parse(io(f, 'read', () => readFileSync(f, 'utf8'))) as Summary;
+}
+
+/** Each arm before and after, from the two summaries (the runs' own estimators). */
+function compareArms(before: Summary, after: Summary): RescoreArm[] {
+  return after.arms.map((b) => {
+    const a = before.arms.find((x) => x.arm === b.arm);
+    const none = noEstimate('cluster-ratio-t');
+    return {
+      arm: b.arm,
+      before: a?.profile ?? '?',
+      after: b.profile,
+      bots: b.bots.map((bb) => {
+        const ab = a?.bots.find((x) => x.bot === bb.bot);
+        return { bot: bb.bot, taiPerWin: { before: ab?.taiPerWin ?? none, after: bb.taiPerWin }, pointsPerHand: { before: ab?.pointsPerHand ?? none, after: bb.pointsPerHand } };
+      }),
+      patterns: b.patterns.map((pb) => {
+        const pa = a?.patterns.find((x) => x.pattern === pb.pattern);
+        return { pattern: pb.pattern, before: pa?.wins ?? 0, after: pb.wins, per1000WinsBefore: pa?.per1000Wins ?? noEstimate('wilson-deff'), per1000WinsAfter: pb.per1000Wins };
+      }),
+      voidShare: b.outcomes.void ?? null,
+    };
+  });
 }
 
 function winRowOf(rb: RecordBatch, i: number): WinRow {
@@ -133,18 +194,20 @@ export async function rescoreResults(from: string, rulesSpec: string, outDir: st
       winsOut.append(b);
     });
 
-    const before = new MeanStat();
-    const after = new MeanStat();
+    let wins = 0;
     const countBefore = PATTERN_IDS.map(() => 0);
     const countAfter = PATTERN_IDS.map(() => 0);
     let changed = 0;
     let noLonger = 0;
+    let voidHands = 0;
     const list: RescoreSummary['noLongerWinsList'][number][] = [];
 
     for await (const rb of readBatches(handsPath)) {
       const hb = toBatch(rb, HAND_COLUMNS);
       const num = (c: string) => hb.columns[H[c]!] as Uint8Array & Int8Array & Int32Array;
       const outcomes = rb.getChild('outcome')!.toArray() as string[];
+      const winTiles = rb.getChild('win_tile')!.toArray() as string[];
+      let voided = false;
       for (let r = 0; r < hb.rows; r++) {
         const n = num('n_winners')[r]!;
         const outcome = outcomes[r]!;
@@ -165,26 +228,41 @@ export async function rescoreResults(from: string, rulesSpec: string, outDir: st
           selfDraw = row.self_drawn;
           if (outcome === 'instant') kind = (batch.columns[W.eight_flowers!] as Uint8Array)[i]! > 0 ? 'eight_flowers' : 'seven_rob_one';
           const s = kind === 'normal' ? scoreHand(winFactsFromRow(row), profile) : scoreFlowerWin(kind, profile);
-          before.add(oldTai);
-          after.add(s.tai);
+          wins++;
           if (s.tai !== oldTai) changed++;
-          if (!s.win) {
-            noLonger++;
-            if (list.length < listLimit) {
-              list.push({ deal: num('deal')[r]!, arm: num('arm')[r]!, seating: num('seating')[r]!, hand: (hb.columns[H.hand!] as Uint16Array)[r]!, handKey: (hb.columns[H.hand_key!] as Uint32Array)[r]!, seat, tai: s.tai });
-            }
-          }
           PATTERN_IDS.forEach((id, p) => {
             const col = batch.columns[W[id]!] as Uint8Array;
             if (col[i]! > 0) countBefore[p]!++;
             const v = s.patterns[id] ?? 0;
-            if (v > 0) countAfter[p]!++;
+            if (v > 0 && s.win) countAfter[p]!++;
             col[i] = v;
           });
+          if (!s.win) {
+            // Not a win under the new rules: play would have gone on. Left out, and counted apart.
+            noLonger++;
+            cursor.drop(i);
+            if (list.length < listLimit) {
+              list.push({ deal: num('deal')[r]!, arm: num('arm')[r]!, seating: num('seating')[r]!, hand: (hb.columns[H.hand!] as Uint16Array)[r]!, handKey: (hb.columns[H.hand_key!] as Uint32Array)[r]!, seat, tai: s.tai });
+            }
+            continue;
+          }
           (batch.columns[W.tai!] as Uint16Array)[i] = s.tai;
           winners.push({ seat: (((seat - dealer) % 4) + 4) % 4 as Wind, tai: s.tai, ready: (batch.columns[W.ready!] as Uint8Array)[i]! === 1 });
           seats.push(seat);
           rows.push({ batch, i });
+        }
+        for (let s = 0; s < 4; s++) (hb.columns[H[`tai_${s}`]!] as Uint16Array)[r] = 0;
+        (hb.columns[H.winners!] as Uint8Array)[r] = seats.reduce((m, s) => m | (1 << s), 0);
+        (hb.columns[H.n_winners!] as Uint8Array)[r] = seats.length;
+        if (winners.length === 0) {
+          // No win left: nobody pays (as in a drawn hand); the outcome says why.
+          voidHands++;
+          voided = true;
+          outcomes[r] = 'void';
+          winTiles[r] = '';
+          (hb.columns[H.discarder!] as Int8Array)[r] = -1;
+          for (let s = 0; s < 4; s++) (hb.columns[H[`delta_${s}`]!] as Int32Array)[r] = 0;
+          continue;
         }
         const byWind = settle(
           {
@@ -198,11 +276,7 @@ export async function rescoreResults(from: string, rulesSpec: string, outDir: st
           },
           profile,
         );
-        for (let s = 0; s < 4; s++) {
-          const d = byWind[(((s - dealer) % 4) + 4) % 4]!;
-          (hb.columns[H[`delta_${s}`]!] as Int32Array)[r] = d;
-          (hb.columns[H[`tai_${s}`]!] as Uint16Array)[r] = 0;
-        }
+        for (let s = 0; s < 4; s++) (hb.columns[H[`delta_${s}`]!] as Int32Array)[r] = byWind[(((s - dealer) % 4) + 4) % 4]!;
         winners.forEach((w, k) => {
           (hb.columns[H[`tai_${seats[k]!}`]!] as Uint16Array)[r] = w.tai;
           const { batch, i } = rows[k]!;
@@ -210,35 +284,34 @@ export async function rescoreResults(from: string, rulesSpec: string, outDir: st
         });
       }
       hb.columns[H.profile!] = encodeStrings(Array<string>(hb.rows).fill(profile.name));
+      if (voided) {
+        hb.columns[H.outcome!] = encodeStrings(outcomes);
+        hb.columns[H.win_tile!] = encodeStrings(winTiles);
+      }
       handsOut.append(hb);
     }
     await cursor.finish();
     handsOut.commit();
     winsOut.commit();
 
-    const wins = before.count;
+    const s = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'));
     const summary: RescoreSummary = {
       from,
       rules: rulesSpec,
       profile: profile.name,
       wins,
-      taiPerWin: { before: before.estimate(), after: after.estimate() },
       changed,
-      patterns: PATTERN_IDS.map((pattern, p) => ({
-        pattern,
-        before: countBefore[p]!,
-        after: countAfter[p]!,
-        per1000WinsBefore: wilson(countBefore[p]!, wins, 1000),
-        per1000WinsAfter: wilson(countAfter[p]!, wins, 1000),
-      })),
+      patterns: PATTERN_IDS.map((pattern, p) => ({ pattern, before: countBefore[p]!, after: countAfter[p]! })),
+      arms: compareArms(readSummary(from), s),
       noLongerWins: noLonger,
+      voidHands,
       noLongerWinsList: list,
     };
     writeAtomic(join(staging, 'rescore.json'), `${JSON.stringify(summary, null, 2)}\n`);
-    const s = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'));
     writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(s, null, 2)}\n`);
     const rules = /\.json$/.test(rulesSpec) ? resolve(rulesSpec) : rulesSpec;
-    await commitResult(outDir, staging, { kind: 'rescore', version: VERSION, experiment: source.experiment, replay: { ...source.replay, rules: source.replay.rules.map(() => rules) } });
+    // The hands were played as in the source: its replay specs replay them; the rules they were re-scored under go apart.
+    await commitResult(outDir, staging, { kind: 'rescore', version: VERSION, experiment: source.experiment, replay: source.replay, rescore: { rules, profile: profile.name } });
     return summary;
   });
 }

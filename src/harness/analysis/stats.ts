@@ -55,6 +55,16 @@ export function noEstimate(estimator: EstimatorName): Estimate {
   return { mean: NaN, lo: NaN, hi: NaN, se: NaN, df: NaN, estimator };
 }
 
+/**
+ * `e` with its interval cut to the range the quantity can take (`[lo, hi]`): a t interval is
+ * symmetric and, on few deals, can reach past a bound (tai per win is never negative: `2.50
+ * [-8.47, 13.47]` becomes `2.50 [0.00, 13.47]`). The mean and standard error are unchanged.
+ */
+export function withinRange(e: Estimate, lo: number, hi = Infinity): Estimate {
+  if (!(e.lo < lo) && !(e.hi > hi)) return e;
+  return { ...e, lo: Math.max(lo, e.lo), hi: Math.min(hi, e.hi) };
+}
+
 /** mean ± t(0.975, df)·se. */
 export function tInterval(mean: number, se: number, df: number, estimator: EstimatorName): Estimate {
   const q = t975(df);

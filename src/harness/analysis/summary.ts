@@ -14,7 +14,7 @@
  */
 import { PATTERN_IDS, type PatternId } from '../../rules/types.js';
 import { readBatches, readMetadata, utf8Values } from '../io/read.js';
-import { ClusterStat, ESTIMATORS, holm, MeanStat, noEstimate, t975, tTestP, type Estimate } from './stats.js';
+import { ClusterStat, ESTIMATORS, holm, MeanStat, noEstimate, t975, tTestP, withinRange, type Estimate } from './stats.js';
 
 /** summary.json's format tag; bumped whenever a field changes meaning or goes. */
 export const SUMMARY_FORMAT = 'tw16-summary-2';
@@ -108,8 +108,11 @@ export interface Summary {
 }
 
 const SEATS = [0, 1, 2, 3] as const;
-/** Every outcome a hand can have (engine `Outcome`), reported in this order. */
-const OUTCOMES = ['win', 'self_draw', 'draw', 'instant', 'false_win'] as const;
+/**
+ * Every outcome a hand can have (engine `Outcome`), reported in this order; then `void`, which
+ * only a rescore writes (a hand whose every win no longer qualifies), reported only when present.
+ */
+const OUTCOMES = ['win', 'self_draw', 'draw', 'instant', 'false_win', 'void'] as const;
 
 /** The warning for rotate seating with three or more different bots. */
 export const ROTATE_WARNING =
@@ -498,7 +501,7 @@ export async function summarize(handsPath: string, winsPath: string): Promise<Su
           winRate: props(b.wins),
           selfDrawShare: props(b.selfDraws),
           dealInRate: props(b.dealIns),
-          taiPerWin: b.tai.ratio(Number.isFinite(taiSd) && taiSd > 0 ? taiSd : 1),
+          taiPerWin: withinRange(b.tai.ratio(Number.isFinite(taiSd) && taiSd > 0 ? taiSd : 1), 0),
         }));
       const distinct = new Set(bots.map((b) => b.bot)).size;
       const paired: PairedDifference[] = [];
@@ -529,7 +532,10 @@ export async function summarize(handsPath: string, winsPath: string): Promise<Su
       const holmAdj = luck ? holm(paired.map((p) => p.pValueAdjusted ?? NaN)) : [];
       const pairedOut = paired.map((p, i) => ({ ...p, pHolm: holmRaw[i]!, pHolmAdjusted: luck ? holmAdj[i]! : null }));
       const outcomes: Record<string, Estimate> = {};
-      for (const o of OUTCOMES) outcomes[o] = acc.outcomes.get(o)?.proportion() ?? noEstimate('wilson-deff');
+      for (const o of OUTCOMES) {
+        if (o === 'void' && !(acc.outcomes.get(o)?.total ?? 0)) continue;
+        outcomes[o] = acc.outcomes.get(o)?.proportion() ?? noEstimate('wilson-deff');
+      }
       const warnings: string[] = [];
       if (seating === 'rotate' && distinct >= 3) warnings.push(ROTATE_WARNING);
       return {

@@ -18,7 +18,7 @@
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { MATCH_HAND_LIMIT } from '../../engine/index.js';
-import { isBotPath } from '../players/load.js';
+import { botNameFromPath, isBotPath, parseNamedPath, pathSpec } from '../players/load.js';
 import { commandSpec, isCommandSpec, parseCommandSpec, resolveCommand, splitBotList } from '../players/command.js';
 import { readJsonFile } from '../io/files.js';
 
@@ -107,7 +107,7 @@ export function replaySpecs(e: Experiment): ReplaySpecs {
   const file = (p: string) => (p.endsWith('.json') ? resolvePath(e, p) : p);
   return {
     rules: e.rules.map((r) => (typeof r === 'string' ? file(r) : JSON.stringify(typeof r.extends === 'string' ? { ...r, extends: file(r.extends) } : r))),
-    bots: Object.fromEntries(e.bots.map((b) => [b.name, b.command ? commandSpec(b.name, botCommand(e, b)) : b.path ? resolve(botBase(e, b).dir, b.path) : b.name])),
+    bots: Object.fromEntries(e.bots.map((b) => [b.name, b.command ? commandSpec(b.name, botCommand(e, b)) : b.path ? pathSpec(b.name, resolve(botBase(e, b).dir, b.path)) : b.name])),
   };
 }
 
@@ -226,6 +226,8 @@ function botFromString(b: string, source: string, field: string): BotSpec {
       return fail(source, field, `a command like "cmd:python3 bot.py" (${(err as Error).message})`, b);
     }
   }
+  const named = parseNamedPath(b);
+  if (named) return named;
   return isBotPath(b) ? { name: botNameFromPath(b), path: b } : { name: b };
 }
 
@@ -237,7 +239,7 @@ function checkBotNames(bots: readonly BotSpec[], source: string, field: string):
   const what = (b: BotSpec) => JSON.stringify([b.path, b.command, b.base]);
   bots.forEach((b, i) => {
     const first = bots.find((x) => x.name === b.name)!;
-    if (what(first) !== what(b)) fail(source, `${field}[${i}]`, `a name of its own ("${b.name}" already names another bot; name a command with NAME=cmd:…)`);
+    if (what(first) !== what(b)) fail(source, `${field}[${i}]`, `a name of its own ("${b.name}" already names another bot; name it NAME=PATH, or NAME=cmd:… for a command)`);
   });
 }
 
@@ -251,11 +253,6 @@ export function parseBotsFlag(text: string): BotSpec[] {
   const bots = entries.map((b, i) => ({ ...botFromString(b, '--bots', `[${i}]`), base }));
   checkBotNames(bots, '--bots', '');
   return bots;
-}
-
-function botNameFromPath(p: string): string {
-  const file = p.split('/').pop() ?? p;
-  return file.replace(/\.([cm]?[jt]s)$/, '');
 }
 
 /**

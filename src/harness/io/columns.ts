@@ -151,3 +151,28 @@ export function transferables(batch: Batch): ArrayBuffer[] {
   }
   return out;
 }
+
+/** The rows of `batch` whose flag in `keep` is set, in order (a new batch; `batch` is left as it is). */
+export function keepRows(batch: Batch, keep: ArrayLike<number | boolean>): Batch {
+  const idx: number[] = [];
+  for (let i = 0; i < batch.rows; i++) if (keep[i]) idx.push(i);
+  if (idx.length === batch.rows) return batch;
+  const columns = batch.columns.map((c): ColumnData => {
+    if (!('offsets' in c)) {
+      const from = c as Exclude<ColumnData, Utf8Column> & { [i: number]: number };
+      const out = new (c.constructor as new (n: number) => typeof from)(idx.length);
+      idx.forEach((i, k) => (out[k] = from[i]!));
+      return out;
+    }
+    const offsets = new Int32Array(idx.length + 1);
+    let total = 0;
+    idx.forEach((i, k) => {
+      total += c.offsets[i + 1]! - c.offsets[i]!;
+      offsets[k + 1] = total;
+    });
+    const bytes = new Uint8Array(total);
+    idx.forEach((i, k) => bytes.set(c.bytes.subarray(c.offsets[i]!, c.offsets[i + 1]!), offsets[k]!));
+    return { offsets, bytes };
+  });
+  return { rows: idx.length, columns };
+}

@@ -8,6 +8,8 @@
  * bot and what it did: it could not be started, it exited, it did not answer a request within the
  * time limit, it wrote a line that is not a valid answer, or it reported an error itself.
  */
+import { delimiter, join } from 'node:path';
+import { PACKAGE_ROOT } from '../../version.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Profile } from '../../index.js';
 import { killGroup, listChild, unlistChild } from './children.js';
@@ -91,7 +93,7 @@ export class BotProcess {
   ) {
     const [program, ...args] = spec.command;
     if (program === undefined) throw new BotProcessError('start', 'has an empty command');
-    const child = spawn(program, args, { cwd: spec.cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(program, args, { cwd: spec.cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: programEnv(process.env) });
     this.child = child;
     this.pid = child.pid ?? 0;
     if (this.pid) listChild(this.pid);
@@ -272,4 +274,17 @@ export class BotProcess {
     }
     return this.failure;
   }
+}
+
+/** The Python helper of bots/examples/python (tw16bot.py), in this package. */
+export const PYTHON_HELPER_DIR = join(PACKAGE_ROOT, 'bots/examples/python');
+
+/**
+ * A bot program's environment: tw16's own, with the directory of the Python helper (tw16bot.py)
+ * last on PYTHONPATH, so `import tw16bot` works in a bot anywhere without copying it (a tw16bot
+ * of the bot's own, earlier on the path, still comes first), and in TW16_PYTHON.
+ */
+export function programEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const path = env.PYTHONPATH ? `${env.PYTHONPATH}${delimiter}${PYTHON_HELPER_DIR}` : PYTHON_HELPER_DIR;
+  return { ...env, PYTHONPATH: path, TW16_PYTHON: PYTHON_HELPER_DIR };
 }

@@ -42,7 +42,13 @@ export interface Manifest {
   readonly rows?: { readonly hands: number; readonly wins: number };
   /** A shard: the bots' code it was played with (botfiles.ts), so that merge can refuse a mix. */
   readonly bots?: readonly BotFingerprint[];
+  /**
+   * How to replay a hand of the result as it was played (`tw16 replay` arguments per arm and per
+   * bot). A rescore's hands were played as in the run it rescored, so this is that run's.
+   */
   readonly replay: ReplaySpecs;
+  /** A rescore: the rules its wins were scored under (a profile name, an absolute file path or inline JSON) and that profile's name. */
+  readonly rescore?: { readonly rules: string; readonly profile: string };
   readonly files: readonly ManifestFile[];
 }
 

@@ -9,6 +9,7 @@
 import { handPosition, playHand, playMatch, type MatchResult } from '../../engine/index.js';
 import type { BotFactory, HandAt, HandResult } from '../../engine/types.js';
 import { BotError } from '../../engine/types.js';
+import { fullStack } from '../../core/errors.js';
 import { getProfile, type Profile } from '../../rules/index.js';
 import { loadBotFactory } from '../players/load.js';
 import type { BotCommand, BotProcess } from '../players/process.js';
@@ -50,8 +51,11 @@ export interface JobResult {
   readonly wins: Batch;
   /** Hands played. */
   readonly played: number;
-  /** `bot`: a bot broke the interface or its time limit; `internal`: a bug in tw16. */
-  readonly error?: { readonly message: string; readonly deal: number; readonly kind: 'bot' | 'internal' };
+  /**
+   * `bot`: a bot broke the interface or its time limit; `internal`: a bug in tw16. `stack`: where
+   * (a bot's exception: its stack, with the bot's file and line), for `--debug`.
+   */
+  readonly error?: { readonly message: string; readonly deal: number; readonly kind: 'bot' | 'internal'; readonly stack?: string };
 }
 
 /** What a job needs resolved once per process: profiles per arm, bot factories per roster entry. */
@@ -149,7 +153,7 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
   };
   /** The failure of a play: a fault naming its hand (a bot's, or a referee's finding: a bug in tw16) with the hand's replay command. */
   const fault = (err: unknown, deal: number, arm: number, seating: number): JobResult =>
-    failed({ message: faultMessage(err, (at: HandAt, check) => replayOf(e, res, { ...at, arm, seating }, check)), deal, kind: err instanceof BotError ? 'bot' : 'internal' });
+    failed({ message: faultMessage(err, (at: HandAt, check) => replayOf(e, res, { ...at, arm, seating }, check)), deal, kind: err instanceof BotError ? 'bot' : 'internal', stack: fullStack(err) });
 
   if (res.programs.some((p) => p !== null)) {
     // Bot programs: start them (once per thread), then interleave the job's plays over tables.
@@ -188,7 +192,7 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
         stats,
       );
     } catch (err) {
-      if (!(err instanceof TableFault)) return failed({ message: err instanceof Error ? err.message : String(err), deal: job.firstDeal, kind: 'internal' });
+      if (!(err instanceof TableFault)) return failed({ message: err instanceof Error ? err.message : String(err), deal: job.firstDeal, kind: 'internal', stack: fullStack(err) });
       // A fault during a request spanning several tables: play the job again one table at a time
       // (a fresh program; the same messages per table) to name the hand it comes from.
       if (err.batched && (job.tables ?? DEFAULT_TABLES) > 1 && !signal?.aborted) {

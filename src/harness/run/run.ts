@@ -103,8 +103,8 @@ export interface RunOutcome {
   readonly hands: number;
   readonly seconds: number;
   readonly handsPerSecond: number;
-  /** What stopped a failed run: a bot (its message names the replay command) or a bug in tw16. */
-  readonly error?: { readonly message: string; readonly kind: 'bot' | 'internal' };
+  /** What stopped a failed run: a bot (its message names the replay command) or a bug in tw16; `stack` for --debug. */
+  readonly error?: { readonly message: string; readonly kind: 'bot' | 'internal'; readonly stack?: string };
   readonly summary?: Summary;
   /** The files of the complete result, manifest.json last. */
   readonly files?: readonly string[];
@@ -233,6 +233,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     }
   } else if (!opts.force) {
     if (existsSync(path(RUN_STATE))) throw new UsageError(`${dir}: holds an unfinished run (${RUN_STATE}); continue it with --resume, or start over with --force`);
+    // Journals without their state cannot be resumed (the state says how far they hold good): starting here would silently discard them.
+    const orphans = [JOURNALS.hands, JOURNALS.wins].filter((f) => existsSync(path(f)));
+    if (orphans.length > 0) throw new UsageError(`${dir}: holds the journals of an unfinished run (${orphans.join(', ')}) but no ${RUN_STATE}, so it cannot be resumed; discard them and start over with --force, or choose another --out`);
     if (hasManifest(dir)) throw new UsageError(`${dir}: holds a complete result (${MANIFEST}); replace it with --force, or choose another --out`);
   }
 
@@ -344,7 +347,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       checkpoint(failure ? `failed at deal ${failure.deal}: ${failure.message}` : 'interrupted');
       closeAll();
       removeTree(staging);
-      return failure ? { status: 'failed', ...outcome, error: { message: failure.message, kind: failure.kind } } : { status: 'interrupted', ...outcome };
+      return failure ? { status: 'failed', ...outcome, error: { message: failure.message, kind: failure.kind, ...(failure.stack ? { stack: failure.stack } : {}) } } : { status: 'interrupted', ...outcome };
     }
 
     // Every deal is in the journals: make that durable, then finish.

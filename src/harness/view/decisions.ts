@@ -18,7 +18,7 @@ import { InputError } from '../../core/errors.js';
 import { parseTile } from '../../core/tiles.js';
 import { action, ActionKind, formatAction, isAction, kindName, type Action, type ActionKindId } from '../../engine/actions.js';
 import { BotError, type BotFactory, type HandResult } from '../../engine/types.js';
-import { loadBotFactory } from '../players/load.js';
+import { loadBotFactory, type LoadOptions } from '../players/load.js';
 import { io, readInputText } from '../io/files.js';
 
 /** The format tag of the first line. */
@@ -190,11 +190,12 @@ export async function loadSeatBots(
   names: readonly string[],
   decisionsPath: string | undefined,
   flags: { readonly seed: string; readonly rules: string },
+  opts: LoadOptions = {},
 ): Promise<{ bots: BotFactory[]; verify(hand: number, result: HandResult): void }> {
   const humans = names.flatMap((n, s) => (n === HUMAN ? [s] : []));
   if (decisionsPath === undefined) {
     if (humans.length) throw new DecisionsError(`--bots: seat ${humans[0]} is "${HUMAN}": give its decisions with --decisions FILE`);
-    return { bots: await Promise.all(names.map((n) => loadBotFactory(n))), verify: () => {} };
+    return { bots: await Promise.all(names.map((n) => loadBotFactory(n, undefined, opts))), verify: () => {} };
   }
   const d = readDecisions(decisionsPath);
   const mismatch = (flag: string, recorded: string, given: string) =>
@@ -219,7 +220,7 @@ export async function loadSeatBots(
       },
     };
   };
-  const bots = await Promise.all(names.map((n) => (n === HUMAN ? recorded : loadBotFactory(n))));
+  const bots = await Promise.all(names.map((n) => (n === HUMAN ? recorded : loadBotFactory(n, undefined, opts))));
   return {
     bots,
     verify(hand, result) {

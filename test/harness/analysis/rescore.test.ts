@@ -90,4 +90,51 @@ describe('tw16 rescore', () => {
     await expect(rescoreResults(run, house, out)).rejects.toThrow(/holds a complete result/);
     await rescoreResults(run, house, out, 20, true);
   });
+
+  it("a win that does not qualify under the new rules is no longer a win: left out of wins.arrow, unpaid, its hand void if none is left", async () => {
+    const table = join(dir, 'table');
+    const r = await rescoreResults(run, 'table', table);
+    const before = rows(run, 'hands.arrow');
+    const after = rows(table, 'hands.arrow');
+    const winsBefore = rows(run, 'wins.arrow');
+    const winsAfter = rows(table, 'wins.arrow');
+    // table's minimum is 1 tai: every win scoring 0 there goes.
+    expect(r.noLongerWins).toBeGreaterThan(0);
+    expect(winsAfter).toHaveLength(winsBefore.length - r.noLongerWins);
+    expect(winsAfter.every((w) => (w.tai as number) >= 1)).toBe(true);
+    let voided = 0;
+    after.forEach((h, i) => {
+      const seats = [0, 1, 2, 3].filter((s) => ((h.winners as number) >> s) & 1);
+      expect(h.n_winners).toBe(seats.length);
+      if (h.outcome === 'void') {
+        voided++;
+        expect(before[i]!.n_winners).toBeGreaterThan(0);
+        expect([h.winners, h.discarder, h.win_tile, h.delta_0, h.delta_1, h.delta_2, h.delta_3]).toEqual([0, -1, '', 0, 0, 0, 0]);
+      }
+      expect([0, 1, 2, 3].reduce((a, s) => a + (h[`delta_${s}`] as number), 0)).toBe(0);
+    });
+    expect(voided).toBe(r.voidHands);
+    expect(voided).toBeGreaterThan(0);
+    const summary = JSON.parse(readFileSync(join(table, 'summary.json'), 'utf8'));
+    expect(summary.arms[0].outcomes.void.mean).toBeCloseTo(voided / after.length, 10);
+    // A run's summary has no void outcome.
+    expect(JSON.parse(readFileSync(join(run, 'summary.json'), 'utf8')).arms[0].outcomes).not.toHaveProperty('void');
+  });
+
+  it("reports the run's own estimates: before is the run's summary, after the rescore's", async () => {
+    const r = await rescoreResults(run, 'table', join(dir, 'table-2'));
+    const was = JSON.parse(readFileSync(join(run, 'summary.json'), 'utf8'));
+    const now = JSON.parse(readFileSync(join(dir, 'table-2', 'summary.json'), 'utf8'));
+    const arm = r.arms[0]!;
+    for (const p of arm.patterns) {
+      expect(p.per1000WinsBefore).toEqual(was.arms[0].patterns.find((x: { pattern: string }) => x.pattern === p.pattern).per1000Wins);
+      expect(p.per1000WinsAfter).toEqual(now.arms[0].patterns.find((x: { pattern: string }) => x.pattern === p.pattern).per1000Wins);
+      // Clustered by deal, never a zero-width interval.
+      if (p.after === 0) expect(p.per1000WinsAfter.hi).toBeGreaterThan(0);
+    }
+    for (const b of arm.bots) {
+      expect(b.taiPerWin.before).toEqual(was.arms[0].bots.find((x: { bot: string }) => x.bot === b.bot).taiPerWin);
+      expect(b.taiPerWin.before.estimator).toBe('cluster-ratio-t');
+    }
+  });
 });

@@ -118,7 +118,7 @@ describe('tw16 run', () => {
     const report = join(base, 'diff-report');
     const d = tw16(['diff', ref, other, '--max', '2', '--report', report]);
     expect(d.code).toBe(1);
-    expect(d.stdout).toMatch(/^different: \d+ of 720 hands changed/m);
+    expect(d.stdout).toMatch(/^different: of the 720 hands in both, \d+ changed/m);
     expect(d.stdout.match(/tw16 replay --seed small-1 --hand \d+/g)).toHaveLength(2);
     expect(d.stdout.match(/tw16 replay --seed another --hand \d+/g)).toHaveLength(2);
     expect(read(report, 'diff-report.html').toString()).toContain('<svg');
@@ -132,7 +132,7 @@ describe('tw16 run', () => {
     for (const seed of ['h-1', 'h-2']) expect(tw16(['run', join(dir, 'exp.json'), '--seed', seed, '--workers', '0', '--out', join(dir, seed), '--quiet']).code).toBe(0);
     const d = tw16(['diff', join(dir, 'h-1'), join(dir, 'h-2'), '--max', '1']);
     expect(d.code).toBe(1);
-    const cmd = /^ {4}(tw16 replay --seed h-1 .*)$/m.exec(d.stdout)![1]!;
+    const cmd = /^ {4}A played: (tw16 replay --seed h-1 .*)$/m.exec(d.stdout)![1]!;
     expect(cmd).toContain(`--rules '${join(dir, 'house rules.json')}'`);
     const r = spawnSync('sh', ['-c', cmd.replace(/^tw16 /, `'${process.execPath}' '${BIN}' `)], { cwd: tmpdir(), encoding: 'utf8' });
     expect(r.stderr).toBe('');
