@@ -1,7 +1,7 @@
 /**
  * `tw16 run EXPERIMENT [--hands N | --matches N] [--workers K] [--out DIR] [--seed S] [--batch D]
  *                      [--bots A,B,C,D] [--tables T] [--resume] [--force] [--decision-timeout SECONDS] [--quiet]
- *                      [--shard I/N | --shard auto [--shards N]] [--continue] [--check]`
+ *                      [--shard I/N | --shard auto [--shards N]] [--continue] [--check] [--record decisions]`
  *
  * With --shard the run plays one of N deal ranges into OUT/shard-I-of-N (OUT: --out, default
  * results/<name>), for tw16 merge; `auto` reads a Slurm array's or a Kubernetes Indexed Job's
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { EXIT, UsageError } from '../core/errors.js';
 import { shellQuote } from '../core/shell.js';
-import { badDeals, loadExperiment, parseBotsFlag, type Experiment } from '../harness/experiment/experiment.js';
+import { badDeals, loadExperiment, parseBotsFlag, parseRecord, RECORD_KINDS, type Experiment } from '../harness/experiment/experiment.js';
 import { formatSummary } from '../harness/analysis/format.js';
 import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../harness/run/run.js';
 import { parseShard, shardDirName, shardFromEnv, shardName, type Shard } from '../harness/experiment/shard.js';
@@ -42,6 +42,7 @@ interface RunArgs {
   shards?: number;
   continue?: boolean;
   check?: boolean;
+  record?: string;
 }
 
 function positiveInt(name: string, v: number | undefined, min = 1): void {
@@ -55,7 +56,18 @@ export function applyOverrides(e: Experiment, a: RunArgs): Experiment {
   const deals = a.hands ?? a.matches;
   const bad = deals === undefined ? undefined : badDeals(e.unit, deals);
   if (bad) throw new UsageError(`--${e.unit}: ${bad}`);
-  return { ...e, deals: deals ?? e.deals, seed: a.seed ?? e.seed, bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots };
+  const { record: _record, ...rest } = e;
+  const record = a.record !== undefined ? parseRecordFlag(a.record) : (e.record ?? []);
+  return { ...rest, deals: deals ?? e.deals, seed: a.seed ?? e.seed, bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots, ...(record.length > 0 ? { record } : {}) };
+}
+
+/** `--record A[,B]`: extra record files; a bad name is one line naming the flag. */
+function parseRecordFlag(text: string) {
+  try {
+    return parseRecord(text, '--record', 'record');
+  } catch {
+    throw new UsageError(`--record: expected ${RECORD_KINDS.join(' or ')} (comma-separated), got ${JSON.stringify(text)}`);
+  }
 }
 
 /** The shard of --shard/--shards (auto: from the scheduler's variables in `env`), or undefined. */
@@ -75,6 +87,7 @@ function resumeCommand(a: RunArgs, outDir: string, shard?: Shard, outBase?: stri
   if (a.bots !== undefined) words.push('--bots', a.bots);
   if (a.decisionTimeout !== undefined) words.push('--decision-timeout', String(a.decisionTimeout));
   if (a.check) words.push('--check');
+  if (a.record !== undefined) words.push('--record', a.record);
   return words.map(shellQuote).join(' ');
 }
 
@@ -134,6 +147,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         type: 'boolean',
         default: false,
         describe: "for a scheduler's retries: resume the unfinished run in the output directory if there is one, else start; if it already holds this run's complete result, do nothing (exit 0)",
+      })
+      .option('record', {
+        type: 'string',
+        describe:
+          'extra record files (overrides the experiment\'s "record"): decisions → decisions.arrow, one row per decision a bot was asked (its observation tw16-obs-1, legal actions, action, points and luck of the hand; results/README.md)',
       })
       .option('check', {
         type: 'boolean',

@@ -22,6 +22,10 @@ import { isBotPath } from '../players/load.js';
 import { commandSpec, isCommandSpec, parseCommandSpec, resolveCommand, splitBotList } from '../players/command.js';
 import { readJsonFile } from '../io/files.js';
 
+/** The extra record files a run can write (`record`). */
+export const RECORD_KINDS = ['decisions'] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
 /** How bots are seated for each deal. See `seatings()`. */
 export type Seating = 'fixed' | 'rotate' | 'duplicate';
 
@@ -57,6 +61,11 @@ export interface Experiment {
    * `luck_0..3`) so the summary can report luck-adjusted points next to the raw ones. Absent: on.
    */
   readonly luck?: boolean;
+  /**
+   * Extra record files the run writes: `decisions` → decisions.arrow (one row per decision a bot
+   * was asked: its observation, legal actions and answer; results/README.md). Absent: none.
+   */
+  readonly record?: readonly RecordKind[];
   /** Where the experiment came from (for messages); not part of the output. */
   readonly source: string;
   /** Absolute directory relative paths resolve against; not part of the output (machine-specific). */
@@ -116,7 +125,7 @@ export function resolvePath(e: Experiment, p: string): string {
   return resolve(e.baseDir, p);
 }
 
-const TOP_FIELDS = ['name', 'hypothesis', 'seed', 'hands', 'matches', 'rules', 'stakes', 'bots', 'seating', 'luck', '$schema', 'comment'];
+const TOP_FIELDS = ['name', 'hypothesis', 'seed', 'hands', 'matches', 'rules', 'stakes', 'bots', 'seating', 'luck', 'record', '$schema', 'comment'];
 
 function fail(source: string, field: string, expected: string, got?: unknown): never {
   const shown = got === undefined ? '' : `, got ${JSON.stringify(got)}`;
@@ -200,6 +209,7 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
   if (seating !== 'fixed' && seating !== 'rotate' && seating !== 'duplicate') fail(source, 'seating', '"fixed", "rotate" or "duplicate"', seating);
   const luck = o.luck ?? true;
   if (typeof luck !== 'boolean') fail(source, 'luck', 'true or false', luck);
+  const record = parseRecord(o.record ?? [], source, 'record');
 
   return {
     name,
@@ -212,9 +222,24 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
     bots,
     seating,
     luck,
+    // Only when asked for: the recorded experiment of a run without it stays as it was.
+    ...(record.length > 0 ? { record } : {}),
     source,
     baseDir,
   };
+}
+
+/**
+ * A list of extra record files (`record` in an experiment, `--record` on the command line: a list
+ * or comma-separated names of RECORD_KINDS), each once, in RECORD_KINDS order. UsageError naming
+ * `source` and `field` otherwise.
+ */
+export function parseRecord(value: unknown, source: string, field: string): RecordKind[] {
+  const words = typeof value === 'string' ? value.split(',').map((w) => w.trim()) : value;
+  if (!Array.isArray(words) || words.some((w) => !(RECORD_KINDS as readonly unknown[]).includes(w))) {
+    fail(source, field, `a list of extra record files from ${RECORD_KINDS.map((k) => `"${k}"`).join(', ')}`, value);
+  }
+  return RECORD_KINDS.filter((k) => (words as unknown[]).includes(k));
 }
 
 /** A bot written as a string: a built-in name, a module path, or `[NAME=]cmd:WORDS`. */
