@@ -8,6 +8,7 @@ import { scoreCommand } from './score.js';
 import { replayCommand } from './replay.js';
 import { reportCommand } from './report.js';
 import { playCommand } from './play.js';
+import { envCommand } from './env.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
@@ -19,4 +20,5 @@ export const commands: CommandModule<any, any>[] = [
   replayCommand,
   reportCommand,
   playCommand,
+  envCommand,
 ];
