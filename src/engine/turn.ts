@@ -151,7 +151,7 @@ export function applyTurn(tb: Table, s: number, a: Action): void {
       return discard(tb, s, t, k === ActionKind.READY);
     case ActionKind.CONCEALED_KONG:
       tb.removeFromHand(s, t, 4);
-      tb.addMeld(s, MELD_CONCEALED_KONG, t, -1);
+      tb.addMeld(s, MELD_CONCEALED_KONG, t, -1, -1);
       tb.heavenly = false;
       return drawFor(tb, s, true);
     case ActionKind.ADDED_KONG:
@@ -187,6 +187,7 @@ export function addedKong(tb: Table, s: number, t: Tile): void {
   for (let i = 0; i < tb.meldCount[s]!; i++) {
     if (tb.meldKind[m0 + i] === MELD_PUNG && tb.meldTile[m0 + i] === t) {
       tb.meldKind[m0 + i] = MELD_KONG;
+      tb.meldAdded[m0 + i] = 1;
       break;
     }
   }
