@@ -24,7 +24,7 @@ import { NO_SCORES } from '../../engine/view.js';
 import type { Profile } from '../../rules/profiles.js';
 import type { Wind } from '../../rules/types.js';
 import { BotProcess, BotProcessError, type BotCommand } from '../players/process.js';
-import { decisionMessage, handEndMessage, handStartMessage, seatSeed, type DecisionMessage } from '../players/protocol.js';
+import { askMessage, decisionLegal, handEndMessage, handStartMessage, seatSeed, ViewDelta, type AnyDecision } from '../players/protocol.js';
 
 /** Where a hand was played, for its replay command. */
 export interface HandAt {
@@ -81,7 +81,7 @@ export interface InterleaveStats {
 interface Ask {
   readonly seat: number;
   readonly program: BotProcess;
-  readonly message: DecisionMessage;
+  readonly message: AnyDecision;
 }
 
 /** One table and the play on it. */
@@ -95,6 +95,8 @@ class TableSlot {
   readonly answer: unknown[] = [undefined, undefined, undefined, undefined];
   readonly answered = new Uint8Array(4);
   readonly asks: Ask[] = [];
+  /** What each program seat has been sent of its view this hand (compact decisions). */
+  readonly deltas = [0, 1, 2, 3].map(() => new ViewDelta());
   play: Play | undefined;
   index = -1;
   gen: Generator<void, HandResult | MatchResult, void> | undefined;
@@ -203,7 +205,7 @@ function programError(chunk: readonly { slot: TableSlot; ask: Ask }[], err: unkn
   const replay = opts.replay(slot.at);
   const slots = [...new Set(chunk.map((c) => c.slot))];
   if (slots.length === 1) {
-    return new BotError(`bot "${name}" (seat ${ask.seat}) in hand ${slot.at.handKey} ${what}; reproduce: ${replay}`, name, ask.seat, slot.at.handKey, undefined, ask.message.legal, replay);
+    return new BotError(`bot "${name}" (seat ${ask.seat}) in hand ${slot.at.handKey} ${what}; reproduce: ${replay}`, name, ask.seat, slot.at.handKey, undefined, decisionLegal(ask.message), replay);
   }
   const hands = slots.map((s) => s.at.handKey).join(', ');
   const e = new BotError(
@@ -212,7 +214,7 @@ function programError(chunk: readonly { slot: TableSlot; ask: Ask }[], err: unkn
     ask.seat,
     slot.at.handKey,
     undefined,
-    ask.message.legal,
+    decisionLegal(ask.message),
     replay,
   );
   return Object.assign(e, { batched: true });
@@ -250,6 +252,7 @@ function* handOn(slot: TableSlot, opts: InterleaveOptions, h: HandAtTable): Gene
     slot.answered[s] = 0;
     if (p.program) {
       slot.bots[s] = null;
+      slot.deltas[s]!.reset();
       const hand = { key: h.handKey, dealer: h.dealer, round: h.round, streak: h.streak, rules: rules.name };
       p.program.send(handStartMessage(slot.id, s, seatSeed(slot.rngs[s]!), hand, scores));
     } else {
@@ -283,7 +286,7 @@ function* handOn(slot: TableSlot, opts: InterleaveOptions, h: HandAtTable): Gene
           if (legal.length === 1 && !program.allDecisions) {
             slot.answer[seat] = legal[0];
             slot.answered[seat] = 1;
-          } else slot.asks.push({ seat, program, message: decisionMessage(slot.id, table.view(seat), legal, program.wantsView) });
+          } else slot.asks.push({ seat, program, message: askMessage(program.viewMode, slot.id, table.view(seat), legal, slot.deltas[seat]!) });
         }
         if (slot.asks.length > 0) yield;
       }
