@@ -200,9 +200,16 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
     } catch (err) {
       // A fault during a request spanning several tables: play the job again one table at a time
       // (a fresh program; the same messages per table) to name the hand it comes from.
-      if (err instanceof BotError && (err as { batched?: boolean }).batched && (job.tables ?? DEFAULT_TABLES) > 1 && !signal?.aborted) {
+      // It may name another hand than the request's first (a fault that needs the load of a batch
+      // may not come back alone): the message says so and how many decisions the request held.
+      const batched = err instanceof BotError ? (err as { decisions?: number }).decisions : undefined;
+      if (batched !== undefined && (job.tables ?? DEFAULT_TABLES) > 1 && !signal?.aborted) {
         const again = await runJob({ ...job, tables: 1 }, signal);
-        if (again.error?.kind === 'bot') return again;
+        if (again.error?.kind === 'bot') {
+          const first = err as BotError;
+          const why = `bot "${first.bot}" failed on a request of ${batched} decisions from several tables (the first: seat ${first.seat} in hand ${first.handKey}); played again one table at a time, the first hand to fail alone: `;
+          return { ...again, error: { ...again.error, message: why + again.error.message } };
+        }
       }
       const deal = err instanceof BotError ? (e.unit === 'hands' ? err.handKey : Math.floor(err.handKey / MATCH_HAND_LIMIT)) : job.firstDeal;
       return failed({ message: err instanceof Error ? err.message : String(err), deal, kind: err instanceof BotError ? 'bot' : 'internal' });

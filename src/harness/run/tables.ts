@@ -195,8 +195,8 @@ export async function playInterleaved(plays: readonly Play[], opts: InterleaveOp
 /**
  * A program's fault during a request, as a BotError. A request of one table's decisions names
  * its hand; one spanning several tables cannot say which decision the fault came from: it names
- * them all and replays the first, and is marked `batched` (job.ts then plays the job again one
- * table at a time to find the hand).
+ * them all and replays the first, and carries the request's `decisions` count (job.ts then plays
+ * the job again one table at a time to find the hand).
  */
 function programError(chunk: readonly { slot: TableSlot; ask: Ask }[], err: unknown, opts: InterleaveOptions): BotError {
   const { slot, ask } = chunk[0]!;
@@ -217,7 +217,7 @@ function programError(chunk: readonly { slot: TableSlot; ask: Ask }[], err: unkn
     decisionLegal(ask.message),
     replay,
   );
-  return Object.assign(e, { batched: true });
+  return Object.assign(e, { decisions: chunk.length });
 }
 
 function botError(slot: TableSlot, seat: number, what: string, a: unknown, legal: readonly Action[], opts: InterleaveOptions, cause?: unknown): BotError {
