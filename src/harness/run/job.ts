@@ -48,6 +48,8 @@ export interface JobResult {
   readonly wins: Batch;
   /** Hands played. */
   readonly played: number;
+  /** The rows as the journals' record-batch messages (`encodeJournalBatch`), when a worker encoded them. */
+  readonly journal?: { readonly hands: Uint8Array; readonly wins: Uint8Array };
   /** `bot`: a bot broke the interface or its time limit; `internal`: a bug in tw16. */
   readonly error?: { readonly message: string; readonly deal: number; readonly kind: 'bot' | 'internal' };
 }

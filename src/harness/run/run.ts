@@ -31,11 +31,11 @@ import { fsyncDir, io, readJsonFile, removeFile, removeTree, writeAtomic } from 
 import { replayOf, resolveExperiment, runJob, type Job, type JobResult, type Resolved } from './job.js';
 import { closePrograms } from './tables.js';
 import { childList, drained, killListed } from '../players/children.js';
-import { Journal, journalBatches, verifyJournal, type RowCheck, type VerifiedJournal } from '../io/journal.js';
+import { Journal, journalBatches, verifyJournal, type JournalMark, type RowCheck, type VerifiedJournal } from '../io/journal.js';
 import { toBatch } from '../io/read.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
 import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from '../results/resultdir.js';
-import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, type RunState } from '../results/runstate.js';
+import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, writeRunStateAsync, type RunState } from '../results/runstate.js';
 import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from '../experiment/shard.js';
 import { summarize, type Summary } from '../analysis/summary.js';
 import { newHeartbeats, Watchdog, type StuckDecision } from '../players/watchdog.js';
@@ -245,12 +245,38 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let dealsDone = dealsAtStart;
   let checkpoints = state?.checkpoint.n ?? -1;
   let lastCheckpoint = 0;
+  const stateOf = (hands: JournalMark, wins: JournalMark, done: number, stopped?: string) =>
+    ({ version: VERSION, experiment: recorded, experimentSha256: expHash, deals: e.deals, ...(shard ? { shard } : {}), bots, checkpoint: { n: ++checkpoints, dealsDone: done, hands, wins }, ...(stopped ? { stopped } : {}) });
+  /** A checkpoint now, waiting for the disk here (the start, and when the run stops or ends: after `settled()`). */
   const checkpoint = (stopped?: string): void => {
-    const hands = handsJ!.mark();
-    const wins = winsJ!.mark();
-    checkpoints++;
-    writeRunState(dir, { version: VERSION, experiment: recorded, experimentSha256: expHash, deals: e.deals, ...(shard ? { shard } : {}), bots, checkpoint: { n: checkpoints, dealsDone, hands, wins }, ...(stopped ? { stopped } : {}) });
+    writeRunState(dir, stateOf(handsJ!.mark(), winsJ!.mark(), dealsDone, stopped));
     lastCheckpoint = performance.now();
+  };
+  // While jobs are written, a checkpoint's flushes (journals, then the state file and its
+  // directory) run in libuv's pool, one checkpoint at a time: fsyncs took 10–300 ms each of the
+  // main thread's time, during which no job was written or handed to a worker. The state names
+  // the journals' bytes as they were when it began; it is written once they are on the disk.
+  let inFlightCheckpoint: Promise<void> | undefined;
+  let checkpointError: unknown;
+  const checkpointSoon = (): void => {
+    if (inFlightCheckpoint) return;
+    lastCheckpoint = performance.now();
+    const done = dealsDone;
+    inFlightCheckpoint = (async () => {
+      const [hands, wins] = await Promise.all([handsJ!.markAsync(), winsJ!.markAsync()]);
+      await writeRunStateAsync(dir, stateOf(hands, wins, done));
+    })()
+      .catch((err: unknown) => {
+        checkpointError ??= err;
+      })
+      .finally(() => {
+        inFlightCheckpoint = undefined;
+      });
+  };
+  /** Wait for the checkpoint in flight; its failure, if any, is thrown here. */
+  const settled = async (): Promise<void> => {
+    while (inFlightCheckpoint) await inFlightCheckpoint;
+    if (checkpointError) throw checkpointError;
   };
   const closeAll = (): void => {
     for (const c of [() => handsJ?.close(), () => winsJ?.close(), () => handsOut?.release(), () => winsOut?.release()]) {
@@ -293,15 +319,16 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
           failure = r.error;
           break;
         }
-        hJ.append(r.hands);
-        wJ.append(r.wins);
+        hJ.append(r.hands, r.journal?.hands);
+        wJ.append(r.wins, r.journal?.wins);
         hOut.append(r.hands);
         wOut.append(r.wins);
         hands += r.played;
         dealsDone += dealsOf.get(nextToWrite)!;
         dealsOf.delete(nextToWrite);
         nextToWrite++;
-        if (performance.now() - lastCheckpoint >= CHECKPOINT_MS) checkpoint();
+        if (checkpointError) throw checkpointError;
+        if (performance.now() - lastCheckpoint >= CHECKPOINT_MS) checkpointSoon();
         opts.onProgress?.({ dealsDone: dealsDone - range.first, deals: range.end - range.first, dealsAtStart: dealsAtStart - range.first, hands, seconds: (performance.now() - t0) / 1000 });
       }
     };
@@ -336,6 +363,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       });
     }
 
+    await settled();
     const seconds = (performance.now() - t0) / 1000;
     const outcome = { dealsDone: dealsDone - range.first, deals: range.end - range.first, hands, seconds, handsPerSecond: seconds > 0 ? hands / seconds : 0 };
     if (dealsDone < range.end || failure) {
@@ -363,6 +391,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     }
     return { status: 'complete', ...outcome, ...finished };
   } catch (err) {
+    try {
+      await settled(); // its flushes use the journals' descriptors
+    } catch {
+      // the first error is the one to report
+    }
     closeAll();
     try {
       removeTree(staging); // frees the space a full disk needs back; the journals and state stay resumable
