@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../core/errors.js';
 import { shellQuote } from '../core/shell.js';
-import { badDeals, loadExperiment, parseBotsFlag, type Experiment } from '../harness/experiment/experiment.js';
+import { badDeals, loadExperiment, parseBotsFlag, recheckExperiment, type Experiment } from '../harness/experiment/experiment.js';
 import { formatSummary } from '../harness/analysis/format.js';
 import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../harness/run/run.js';
 import { parseShard, shardDirName, shardFromEnv, shardName, type Shard } from '../harness/experiment/shard.js';
@@ -51,7 +51,8 @@ export function applyOverrides(e: Experiment, a: RunArgs): Experiment {
   const deals = a.hands ?? a.matches;
   const bad = deals === undefined ? undefined : badDeals(e.unit, deals);
   if (bad) throw new UsageError(`--${e.unit}: ${bad}`);
-  return { ...e, deals: deals ?? e.deals, seed: a.seed ?? e.seed, bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots };
+  const out = { ...e, deals: deals ?? e.deals, seed: a.seed ?? e.seed, bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots };
+  return a.bots !== undefined || deals !== undefined ? recheckExperiment(out, `${e.source} with ${a.bots !== undefined ? '--bots' : `--${e.unit}`}`) : out;
 }
 
 /** The shard of --shard/--shards (auto: from the scheduler's variables in `env`), or undefined. */

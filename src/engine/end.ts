@@ -97,6 +97,7 @@ export function finish(tb: Table, outcome: Outcome, winners: Winner[], discarder
     wallLeft: Math.max(0, tb.drawable()),
     deltas,
     luck: tb.luck?.weights ? tb.luck.seats() : undefined,
+    luckFeatures: tb.luck ? tb.luck.features.slice() : undefined,
   };
   if (tb.onStep) tb.onStep({ type: 'end', result: tb.final });
 }
