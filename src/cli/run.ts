@@ -19,7 +19,7 @@ import type { CommandModule } from 'yargs';
 import { EXIT, InputError, UsageError } from '../core/errors.js';
 import { loadBotFactory } from '../harness/players/load.js';
 import { shellQuote } from '../core/shell.js';
-import { badDeals, botBase, loadExperiment, parseBotsFlag, type BotSpec, type Experiment } from '../harness/experiment/experiment.js';
+import { badDeals, botBase, loadExperiment, parseBotsFlag, recheckExperiment, type BotSpec, type Experiment } from '../harness/experiment/experiment.js';
 import { typeWarnings } from '../harness/players/typecheck.js';
 import { formatSummary } from '../harness/analysis/format.js';
 import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../harness/run/run.js';
@@ -62,7 +62,7 @@ export function applyOverrides(e: Experiment, a: RunArgs): Experiment {
   const deals = a.hands ?? a.matches;
   const bad = deals === undefined ? undefined : badDeals(e.unit, deals);
   if (bad) throw new UsageError(`--${e.unit}: ${bad}`);
-  return {
+  const out: Experiment = {
     ...e,
     // The experiment's hypothesis is about its own line-up: another one's run makes no such claim.
     hypothesis: a.bots !== undefined ? '' : e.hypothesis,
@@ -71,6 +71,8 @@ export function applyOverrides(e: Experiment, a: RunArgs): Experiment {
     bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots,
     rules: a.rules !== undefined ? rulesListFlag(a.rules) : e.rules,
   };
+  // A new roster or length is checked as a file would be (a league's seating, the stop rule's bots and looks).
+  return a.bots !== undefined || deals !== undefined ? recheckExperiment(out, `${e.source} with ${a.bots !== undefined ? '--bots' : `--${e.unit}`}`) : out;
 }
 
 /** Load the module bots of a --bots roster (relative to the current directory): an error names --bots. */

@@ -99,6 +99,7 @@ export function finish(tb: TableState, outcome: Outcome, winners: Winner[], disc
     wallLeft: Math.max(0, tb.drawable()),
     deltas,
     luck: tb.luck?.weights ? tb.luck.seats() : undefined,
+    luckFeatures: tb.luck ? tb.luck.features.slice() : undefined,
   };
   if (tb.onStep) tb.onStep({ type: 'end', result: tb.final });
   return NEXT_NONE;

@@ -160,6 +160,11 @@ export interface HandResult extends HandAt {
    * whatever the bots do), when the hand was played with a luck account that has weights.
    */
   readonly luck?: readonly number[];
+  /**
+   * The hand's chance-event features (luck.ts), by seat: `luckFeatures[seat * LUCK_F + f]`, a copy
+   * of the account's sums, when the hand was played with a luck account (weights or not).
+   */
+  readonly luckFeatures?: Float64Array;
 }
 
 /**

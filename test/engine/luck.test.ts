@@ -7,9 +7,10 @@ import { FLOWER_BASE, KINDS } from '../../src/core/tiles.js';
 import { LUCK_F, LUCK_FEATURES, LUCK_SCALES, LUCK_TERMS, LuckAccount, luckOf, playHand, Table, type BotFactory, type HandResult, type Step } from '../../src/engine/index.js';
 import { greedy, random, defensive } from '../../bots/index.js';
 import { getProfile } from '../../src/rules/index.js';
-import { luckWeights } from '../../src/harness/experiment/luck.js';
 
 const p0 = getProfile('p0');
+/** Arbitrary weights (any weights leave every feature's mean at zero): feature f weighs (f mod 7 − 3) / 2. */
+const WEIGHTS = Float64Array.from({ length: LUCK_F }, (_, f) => ((f % 7) - 3) / 2);
 
 /** Play a hand to the end with `bots`, calling `atDraw(table, seat, tile, from)` at every draw of a non-flower tile (before it reaches the hand). */
 function playWatching(handKey: number, bots: readonly BotFactory[], atDraw: (tb: Table, seat: number, from: 'front' | 'back') => void, luck?: LuckAccount): HandResult {
@@ -75,21 +76,24 @@ describe('luck accounting', () => {
     }
   });
 
-  it('attaching an account changes nothing in play', () => {
-    const acc = new LuckAccount(luckWeights(p0, { base: 1, perTai: 1 }));
+  it('attaching an account changes nothing in play, and the result carries a copy of its features', () => {
+    const acc = new LuckAccount(WEIGHTS);
     for (let key = 0; key < 60; key++) {
       const bots = key % 2 ? [greedy, random, defensive, greedy] : [random, random, random, greedy];
       const setup = { rules: p0, seed: 'luck-same', handKey: key, dealer: key & 3, round: 0 as const, streak: 0, bots };
       const plain = playHand(setup);
       const counted = playHand({ ...setup, luck: acc });
       expect(plain.luck).toBeUndefined();
+      expect(plain.luckFeatures).toBeUndefined();
       expect(counted.luck).toHaveLength(4);
-      expect({ ...counted, luck: undefined }).toEqual(plain);
+      expect(counted.luckFeatures).toEqual(acc.features);
+      expect(counted.luckFeatures).not.toBe(acc.features); // a copy: the next hand clears the account
+      expect({ ...counted, luck: undefined, luckFeatures: undefined }).toEqual(plain);
     }
   });
 
   it("a seat's luck is its features less the others' mean, weighted; the four sum to zero", () => {
-    const weights = luckWeights(p0, { base: 1, perTai: 1 })!;
+    const weights = WEIGHTS;
     const acc = new LuckAccount(weights);
     const r = playHand({ rules: p0, seed: 'luck-sum', handKey: 5, dealer: 1, round: 0, streak: 0, bots: [greedy, greedy, greedy, greedy], luck: acc });
     const luck = r.luck!;
@@ -116,7 +120,7 @@ describe('luck accounting', () => {
   });
 
   it('the deal terms and whole-hand luck average to zero over many deals (no drift by seat)', () => {
-    const weights = luckWeights(p0, { base: 1, perTai: 1 })!;
+    const weights = WEIGHTS;
     const acc = new LuckAccount(weights);
     const t = new Table();
     const deal = [0, 0, 0, 0];

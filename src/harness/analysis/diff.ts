@@ -141,8 +141,12 @@ const HAND_NAMES = HAND_COLUMNS.map((c) => c.name);
 const H = Object.fromEntries(HAND_NAMES.map((n, i) => [n, i])) as Record<string, number>;
 /** Columns that name the hand rather than its result. */
 const KEY_COLS = ['deal', 'arm', 'seating', 'hand'].map((n) => H[n]!);
-/** Columns that may differ without the hand having played out differently (the profile's name; the luck, whose weights are data). */
-const LABEL_COLS = new Set(['profile', 'luck_0', 'luck_1', 'luck_2', 'luck_3'].map((n) => H[n]!));
+/**
+ * Columns that may differ without the hand having played out differently: the profile's name, and
+ * the luck features (what is measured at each chance event is a definition, not the play: files of
+ * versions that measured other features, or none, still diff hand by hand).
+ */
+const LABEL_COLS = new Set(HAND_NAMES.flatMap((n, i) => (n === 'profile' || n.startsWith('luck_') ? [i] : [])));
 
 function keyOf(r: unknown[]): string {
   return KEY_COLS.map((i) => r[i]).join('/');

@@ -2,7 +2,8 @@
  * Plain-text tables of a summary, for the terminal and report.md.
  */
 import type { Estimate } from './stats.js';
-import type { ArmSummary, Summary } from './summary.js';
+import type { LeagueSummary } from './league.js';
+import type { ArmSummary, StopSummary, Summary } from './summary.js';
 
 /** Columns padded to their widest cell; the first column left-aligned, the rest right-aligned. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -73,10 +74,15 @@ export function botTable(arm: ArmSummary, luck: boolean): { header: string[]; ro
   return { header, rows };
 }
 
-/** The summary as text: per arm, the bot table, the paired differences, outcomes and the top patterns. */
+/** The summary as text: the stop rule's verdict, the league's ranking, then per arm the bot table, the paired differences, outcomes and the top patterns. */
 export function formatSummary(s: Summary, topPatterns = 12): string {
   const out: string[] = [];
   const luck = s.luck === true;
+  if (s.stop) out.push(stopText(s.stop), '');
+  if (s.league) {
+    const lt = leagueTable(s.league, luck);
+    out.push(leagueHeading(s.league), table(lt.header, lt.rows), '');
+  }
   for (const arm of s.arms) {
     out.push(`Profile ${arm.profile}: ${arm.hands.toLocaleString('en-US')} hands over ${arm.deals.toLocaleString('en-US')} deals`);
     const bt = botTable(arm, luck);
@@ -99,4 +105,48 @@ export function formatSummary(s: Summary, topPatterns = 12): string {
     out.push('');
   }
   return out.join('\n');
+}
+
+/** What each stop verdict means, in words. */
+const VERDICT_WORDS: Readonly<Record<StopSummary['verdict'], (a: string, b: string, delta: number) => string>> = {
+  a_better: (a, b) => `${a} is better than ${b}`,
+  b_better: (a, b) => `${b} is better than ${a}`,
+  within_delta: (a, b, d) => `${a} and ${b} differ by less than ${d} points per seat-hand either way`,
+  undecided: () => 'undecided: the most deals were played without a decision',
+};
+
+/** The stop rule's verdict in one paragraph: what was decided, after how many deals, with what interval and guarantee. */
+export function stopText(st: StopSummary): string {
+  const [a, b] = st.compare;
+  const e = st.estimate;
+  const n0 = (x: number) => x.toLocaleString('en-US');
+  const saved = st.deals < st.maxDeals ? `, stopping after ${n0(st.deals)} of at most ${n0(st.maxDeals)} deals` : `, after all ${n0(st.deals)} deals`;
+  const lines = [
+    `Stop rule: ${VERDICT_WORDS[st.verdict](a, b, st.delta)}${saved} (${st.looks.length} look${st.looks.length === 1 ? '' : 's'}).`,
+    `${a} − ${b}: ${ci(e, 3)} points per seat-hand (${e.estimator === 'group-sequential-rci' ? `repeated ${Math.round(100 * (1 - st.alpha))}% confidence interval: it holds whenever the run stops` : e.estimator}).`,
+    `Error rates fixed in advance: a difference (or its sign) declared wrongly at most ${st.alpha} of the time, "within ${st.delta}" declared wrongly at most ${st.beta} of the time (group-sequential test, error spending over the looks).`,
+  ];
+  return lines.join('\n');
+}
+
+/** The league's heading: its design and what a rating is. */
+export function leagueHeading(l: LeagueSummary): string {
+  return `League: ${l.ratings.length} bots, ${l.deals.toLocaleString('en-US')} deals (one table of four a deal from ${l.design}; each table plays every seating). Rating: points per seat-hand relative to the field (the ratings sum to zero), 95% intervals with deals as clusters:`;
+}
+
+/** Header and rows of the league's ranking, best first. */
+export function leagueTable(l: LeagueSummary, luck: boolean): { header: string[]; rows: string[][] } {
+  const header = ['rank', 'bot', 'rating [95% CI]'];
+  if (luck) header.push('luck-adjusted [95% CI]');
+  header.push('seat-hands');
+  const key = (r: LeagueSummary['ratings'][number]) => (luck && r.adjusted !== null ? r.adjusted : r.rating);
+  const rows = [...l.ratings]
+    .sort((x, y) => key(y) - key(x))
+    .map((r, i) => {
+      const row = [String(i + 1), r.bot, ci({ mean: r.rating, lo: r.lo, hi: r.hi, se: r.se, df: l.deals - 1, estimator: 'league-ls-t' }, 3)];
+      if (luck) row.push(r.adjusted === null ? 'n/a' : ci({ mean: r.adjusted, lo: r.adjustedLo!, hi: r.adjustedHi!, se: r.adjustedSe!, df: l.deals - 1, estimator: 'league-ls-cv-t' }, 3));
+      row.push(r.hands.toLocaleString('en-US'));
+      return row;
+    });
+  return { header, rows };
 }

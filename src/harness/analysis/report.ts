@@ -7,7 +7,8 @@
  *
  * Charts, per rule arm: points per seat-hand per bot with 95% intervals; win, deal-in and
  * self-draw rates per bot; the tai distribution of wins (from wins.arrow); pattern
- * frequencies per 1,000 wins. For `tw16 diff`, before/after bars of pattern frequencies and
+ * frequencies per 1,000 wins; a league's ranking with its intervals. A stop rule's verdict is
+ * said in words at the top. For `tw16 diff`, before/after bars of pattern frequencies and
  * bot metrics.
  */
 import { InputError } from '../../core/errors.js';
@@ -17,7 +18,8 @@ import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { PATTERN_NAMES } from '../../rules/types.js';
 import type { DiffSummary } from './diff.js';
-import { ci, outcomesLine, pairedTable, pct, pValue, table, times } from './format.js';
+import { ci, leagueHeading, leagueTable, outcomesLine, pairedTable, pct, pValue, stopText, table, times } from './format.js';
+import type { LeagueSummary } from './league.js';
 import { readBatches } from '../io/read.js';
 import type { Estimate } from './stats.js';
 import type { ArmSummary, BotSummary, Summary } from './summary.js';
@@ -164,6 +166,43 @@ export function pointsSpec(arm: ArmSummary): TopLevelSpec {
       { mark: { type: 'point', filled: true, size: 80 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'mean', type: 'quantitative' }, color } },
     ],
   } as TopLevelSpec;
+}
+
+/** A league's ranking: each bot's rating, best on top, a dot at the rating and a line across its 95% interval (raw and luck-adjusted). */
+export function leagueSpec(l: LeagueSummary): TopLevelSpec {
+  const order = [...l.ratings].sort((x, y) => (y.adjusted ?? y.rating) - (x.adjusted ?? x.rating)).map((r) => r.bot);
+  const values = l.ratings.flatMap((r) => {
+    const rows = finite(r.rating) ? [{ bot: r.bot, kind: 'raw', mean: r.rating, lo: r.lo, hi: r.hi }] : [];
+    if (finite(r.adjusted)) rows.push({ bot: r.bot, kind: 'luck-adjusted', mean: r.adjusted, lo: r.adjustedLo!, hi: r.adjustedHi! });
+    return rows;
+  });
+  const both = values.some((v) => v.kind === 'luck-adjusted');
+  const y = { field: 'bot', type: 'nominal', title: null, sort: order } as const;
+  const yOffset = { field: 'kind', type: 'nominal', sort: ['raw', 'luck-adjusted'] } as const;
+  const color = both
+    ? ({ field: 'kind', type: 'nominal', title: null, sort: ['raw', 'luck-adjusted'], scale: { range: ['#4c78a8', '#f58518'] }, legend: { orient: 'bottom' } } as const)
+    : ({ field: 'bot', type: 'nominal', legend: null } as const);
+  return {
+    title: {
+      text: 'League ranking: points per seat-hand relative to the field',
+      subtitle: both ? 'best on top; dot: rating, line: 95% interval (by deal); blue: raw, orange: luck-adjusted; dashed: the field' : 'best on top; dot: rating, line: 95% interval (by deal); dashed: the field',
+    },
+    width: 420,
+    height: { step: both ? 17 : 34 },
+    data: { values },
+    layer: [
+      { data: { values: [{ zero: 0 }] }, mark: { type: 'rule', color: '#999', strokeDash: [4, 3] }, encoding: { x: { field: 'zero', type: 'quantitative' } } },
+      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'lo', type: 'quantitative', title: 'rating (points per seat-hand)' }, x2: { field: 'hi' }, color } },
+      { mark: { type: 'point', filled: true, size: 80 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'mean', type: 'quantitative' }, color } },
+    ],
+  } as TopLevelSpec;
+}
+
+/** Rows of a league's pairwise differences (terminal-style text). */
+function leaguePairRows(l: LeagueSummary, luck: boolean): { header: string[]; rows: string[][] } {
+  const header = ['a − b', 'difference [95% CI]', 'p', 'p Holm', ...(luck ? ['luck-adjusted [95% CI]', 'p', 'p Holm'] : [])];
+  const rows = l.pairs.map((p) => [`${p.a} − ${p.b}`, ci(p.diff, 3), pValue(p.pValue), pValue(p.pHolm), ...(luck ? [p.diffAdjusted ? ci(p.diffAdjusted, 3) : 'n/a', pValue(p.pValueAdjusted), pValue(p.pHolmAdjusted)] : [])]);
+  return { header, rows };
 }
 
 /** The three rates charted per bot, in chart order. */
@@ -355,6 +394,24 @@ export async function buildReport(s: Summary, taiCounts?: TaiCounts): Promise<{ 
   const html: string[] = [`<h1>${esc(info.name)}</h1>`];
   if (info.hypothesis) html.push(`<p>${esc(info.hypothesis)}</p>`);
   html.push(`<p class="note">${esc(`${n0(s.hands)} hands, ${n0(s.wins)} wins, ${s.arms.length} rule arm${s.arms.length === 1 ? '' : 's'}, seating ${info.seating}, tw16 ${s.version}. Intervals are 95%; bot intervals are clustered by deal.`)}</p>`);
+  if (s.stop) {
+    const text = stopText(s.stop).split('\n');
+    md.push('## Stop rule', '', ...text.map((t) => `${t}  `), '');
+    html.push('<h2 id="stop">Stop rule</h2>', ...text.map((t) => `<p>${esc(t)}</p>`));
+    const looks = s.stop.looks.map((k) => [n0(k.deals), fx(k.estimate.mean, 3), fx(k.lo, 3), fx(k.hi, 3), fx(k.equivalenceLo, 3), fx(k.equivalenceHi, 3), k.verdict]);
+    const header = ['deals', `${s.stop.compare[0]} − ${s.stop.compare[1]}`, 'repeated CI lo', 'hi', 'equivalence lo', 'hi', 'decision'];
+    md.push('```text', table(header, looks), '```', '');
+    html.push(htmlTable(header, looks), `<p class="note">Each look sees the deals before it; the run stops at the first decision. ${esc(s.stop.method)}.</p>`);
+  }
+  if (s.league) {
+    const luck = s.luck === true;
+    const lt = leagueTable(s.league, luck);
+    const lp = leaguePairRows(s.league, luck);
+    md.push('## League', '', leagueHeading(s.league), '', '```text', table(lt.header, lt.rows), '```', '', '### Pairwise differences (p Holm over every pair)', '', '```text', table(lp.header, lp.rows), '```', '');
+    html.push('<h2 id="league">League</h2>', `<p>${esc(leagueHeading(s.league))}</p>`);
+    html.push(figure('league-ranking', await renderChart(leagueSpec(s.league), 'league-ranking'), htmlTable(lt.header, lt.rows), 'The ranking, with 95% intervals'));
+    html.push('<p class="note">Pairwise differences of ratings (p Holm: adjusted over every pair of the league):</p>', htmlTable(lp.header, lp.rows));
+  }
 
   for (const arm of s.arms) {
     const id = `arm${arm.arm}`;
@@ -410,7 +467,7 @@ export async function buildReport(s: Summary, taiCounts?: TaiCounts): Promise<{ 
             times(p.narrowing),
           ]),
         ),
-        `<p class="note">p: two-sided t-test over deals; p Holm: adjusted over the arm’s pairs (family-wise 5%).${luck ? ' Luck-adjusted: points less each seat’s recorded luck (control variates at the chance events, mean exactly zero).' : ''}</p>`,
+        `<p class="note">p: two-sided t-test over deals; p Holm: adjusted over the arm’s pairs (family-wise 5%).${luck ? ' Luck-adjusted: points less each seat’s luck (control variates at the chance events, weights fitted on the run by cross-fitting: mean exactly zero).' : ''}</p>`,
       );
     }
     for (const w of arm.warnings ?? []) html.push(`<p class="note"><strong>Warning:</strong> ${esc(w)}.</p>`);

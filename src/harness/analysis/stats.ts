@@ -34,6 +34,14 @@ export const ESTIMATORS = {
   holm: "Holm's step-down adjustment over the arm's pairs (family-wise error ≤ 5% at p < 0.05)",
   'sd-ratio-log-t': 'ratio of two standard errors; interval exp(log ratio ± t(0.975, deals − 1)·se) with se by the delta method over deals',
   'difference-welch-t': '(tw16 diff) b − a of two estimates taken as independent: se = √(se_a² + se_b²), t with Welch–Satterthwaite df',
+  'cluster-ratio-cv-t':
+    'luck-adjusted cluster-ratio-t: Σ(y − c·luck)/Σn over deals, luck the seat-hands\' chance-event features weighted by least squares per bot fitted on the other folds of deals (cross-fitting, 10 folds by deal), c per fold fitted on the other folds; delta-method se over deals, t with deals − 1 df; the raw estimate whenever this interval would be wider',
+  'paired-deal-cv-t': 'luck-adjusted paired-deal-t: mean over deals of (a − b) − c·(their luck difference), weights and c cross-fitted as for cluster-ratio-cv-t; t with deals − 1 df; the raw estimate whenever this interval would be wider',
+  'league-ls-t':
+    "league rating: least squares over every table of r_i − r̄_table for each bot's points per seat-hand less the table's mean (Σr = 0), scaled by 3v/(4(v − 1)) to points per seat-hand against three opponents from the rest of the league; cluster-robust (sandwich) se with deals as clusters, t with deals − 1 df",
+  'league-ls-cv-t': 'luck-adjusted league-ls-t: the tables\' luck (centred like the points) fitted the same way and subtracted with one cross-fitted coefficient per fold; the raw rating whenever this interval would be wider',
+  'group-sequential-rci':
+    'stop rule: the luck-adjusted paired difference at the last look, with its repeated confidence interval mean ± q·se (q: the group-sequential efficacy boundary on the t scale), which covers the difference at every look at once with probability ≥ 1 − alpha',
 } as const;
 export type EstimatorName = keyof typeof ESTIMATORS;
 
@@ -177,14 +185,19 @@ export class ClusterStat {
    * units) and df counts only those clusters: an interval stays honest, and never of zero width,
    * when one or two deals carry every unit (tai per win of a bot that rarely wins).
    */
-  ratio(floorSd?: number): Estimate {
+  ratio(floorSd?: number, floor?: Floor): Estimate {
     const k = this.kUnits;
     if (k === 0) return noEstimate('cluster-ratio-t');
     const mean = this.mean;
     let se = this.se;
     if (floorSd !== undefined && Number.isFinite(floorSd)) se = Math.max(Number.isFinite(se) ? se : 0, floorSd / Math.sqrt(k));
+    let df = Math.max(1, k - 1);
+    if (floor) {
+      se = Math.max(Number.isFinite(se) ? se : 0, floor.se);
+      df = Math.min(df, floor.df);
+    }
     if (!Number.isFinite(se)) return { ...noEstimate('cluster-ratio-t'), mean };
-    return tInterval(mean, se, Math.max(1, k - 1), 'cluster-ratio-t');
+    return tInterval(mean, se, df, 'cluster-ratio-t');
   }
 
   /**
@@ -215,6 +228,31 @@ export class ClusterStat {
   }
 }
 
+
+/** A floor on an estimate's standard error, and the most degrees of freedom it may claim (`eventFloor`). */
+export interface Floor {
+  readonly se: number;
+  readonly df: number;
+}
+
+/**
+ * The floor of a mean whose units are mostly 0 (points of a bot that rarely wins or pays, tai of wins
+ * that are all 0): at least the standard error of z²/2 ≈ 1.92 pseudo-events of the typical size
+ * (`typical2`: mean square of the non-zero unit values of the arm), like Wilson's interval at no event;
+ * and while fewer than DEFF_TRUSTED_DF deals hold a non-zero value (`eventDeals`), also the unclustered
+ * variance of the mean from what was seen (`seen2`, e.g. Σy²/N² over the units) and df =
+ * eventDeals − 1, since the deals without events say nothing about the spread (as `wilson-deff`
+ * does; with no event at all, deals − 1).
+ * `units` may be a list, for a difference of means over independent sets of units.
+ */
+export function eventFloor(units: number | readonly number[], typical2: number, seen2: number, eventDeals: number, deals: number): Floor {
+  const list = typeof units === 'number' ? [units] : units;
+  let pseudo = 0;
+  for (const n of list) pseudo += n > 0 ? ((Z95 * Z95) / 2) * (Number.isFinite(typical2) && typical2 > 0 ? typical2 : 1) / (n * n) : 0;
+  const rare = eventDeals < DEFF_TRUSTED_DF;
+  // With no event at all the pseudo-events are the whole standard error and rest on every deal (as wilson-deff's deals − 1 df).
+  return { se: Math.sqrt(pseudo + (rare ? seen2 : 0)), df: rare && eventDeals > 0 ? Math.max(1, Math.min(deals, eventDeals) - 1) : Math.max(1, deals - 1) };
+}
 
 /**
  * Wilson score interval for a proportion `p` at effective sample size `nEff`, with the t

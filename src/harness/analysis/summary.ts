@@ -6,15 +6,26 @@
  * clustered by deal; with rotate or duplicate seating, paired per-deal differences between
  * bots (raw and luck-adjusted, each with a t-test and Holm's adjustment over the arm's pairs)
  * and how much the seating narrowed the interval against independent hands; the table's
- * outcome rates and pattern frequencies per arm. Every estimate names its estimator
- * (stats.ts ESTIMATORS).
+ * outcome rates and pattern frequencies per arm; a league's ratings (league.ts); a stop rule's
+ * looks and verdict (sequential.ts). Every estimate names its estimator (stats.ts ESTIMATORS).
+ *
+ * Luck-adjusted estimates come from the run itself: a first pass over hands.arrow fits the luck
+ * weights by cross-fitting (luckfit.ts), the main pass turns every seat-hand's features into its
+ * luck and each estimate into a control-variate estimate (cv.ts).
  *
  * Rows that replay a seating already played on the same deal (the same bots in the same seats:
  * every byte of the hand repeats) are counted once.
  */
+import type { RecordBatch } from 'apache-arrow';
+import { LUCK_F, LUCK_FEATURES } from '../../engine/index.js';
 import { PATTERN_IDS, type PatternId } from '../../rules/types.js';
 import { readBatches, readMetadata, utf8Values } from '../io/read.js';
-import { ClusterStat, ESTIMATORS, holm, MeanStat, noEstimate, t975, tTestP, withinRange, type Estimate } from './stats.js';
+import { CvMean, CvRatio } from './cv.js';
+import { LeagueAcc, type LeagueSummary } from './league.js';
+import { LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors } from './luckfit.js';
+import { decide, STOP_METHOD, stopDesign, type Look, type Verdict } from './sequential.js';
+import { stopLooks } from '../experiment/experiment.js';
+import { ClusterStat, eventFloor, ESTIMATORS, holm, MeanStat, noEstimate, t975, tTestP, withinRange, type Estimate, type Floor } from './stats.js';
 
 /** summary.json's format tag; bumped whenever a field changes meaning or goes. */
 export const SUMMARY_FORMAT = 'tw16-summary-2';
@@ -26,7 +37,7 @@ export interface BotSummary {
   readonly hands: number;
   /** Points won per seat-hand (cluster-ratio-t). */
   readonly pointsPerHand: Estimate;
-  /** Points less the recorded luck (hands.arrow `luck_s`) per seat-hand; null without luck records. */
+  /** Points less their luck per seat-hand (cluster-ratio-cv-t, or the raw estimate where that is not narrower); null without luck records. */
   readonly pointsPerHandAdjusted: Estimate | null;
   /** Wins per seat-hand (wilson-deff). */
   readonly winRate: Estimate;
@@ -91,6 +102,25 @@ export interface ArmSummary {
   readonly patterns: readonly PatternFrequency[];
 }
 
+/** The stop rule's record (experiment `stop`; sequential.ts). */
+export interface StopSummary {
+  readonly compare: readonly [string, string];
+  readonly delta: number;
+  readonly alpha: number;
+  readonly beta: number;
+  readonly method: string;
+  /** a_better, b_better, within_delta, or undecided (the most deals were played). */
+  readonly verdict: Exclude<Verdict, 'continue'>;
+  /** Deals played (the look that decided). */
+  readonly deals: number;
+  /** Deals the run could have played. */
+  readonly maxDeals: number;
+  /** The luck-adjusted (raw without luck) paired difference a − b at the last look, with its repeated confidence interval. */
+  readonly estimate: Estimate;
+  /** Every look made, in order. */
+  readonly looks: readonly Look[];
+}
+
 export interface Summary {
   /** SUMMARY_FORMAT. */
   readonly format: string;
@@ -100,11 +130,15 @@ export interface Summary {
   readonly hands: number;
   /** Win rows over all arms (replays left out). */
   readonly wins: number;
-  /** The runs' luck records were used (hands.arrow has `luck_0..3` and the run had luck accounting on). */
+  /** Luck-adjusted estimates were made (hands.arrow has the `luck_<seat>_<feature>` columns and the run had luck accounting on). */
   readonly luck: boolean;
   /** Every estimator named in this file, with what it computes. */
   readonly estimators: Readonly<Record<string, string>>;
   readonly arms: readonly ArmSummary[];
+  /** The stop rule's looks and verdict (experiment `stop`), else absent. */
+  readonly stop?: StopSummary;
+  /** A league's ratings (5–16 bots), else absent. */
+  readonly league?: LeagueSummary;
 }
 
 const SEATS = [0, 1, 2, 3] as const;
@@ -120,21 +154,29 @@ export const ROTATE_WARNING =
 
 interface BotAcc {
   points: ClusterStat;
-  adjusted: ClusterStat;
+  adjusted: CvRatio;
   wins: ClusterStat;
   selfDraws: ClusterStat;
   dealIns: ClusterStat;
   tai: ClusterStat;
+  /** Σ of squared points over its seat-hands, and deals where some seat-hand of it had points ≠ 0 (eventFloor). */
+  ss: number;
+  eventDeals: number;
+  /** Σ of squared tai over its wins. */
+  taiSs: number;
 }
 
 interface DealAcc {
   y: number;
-  adj: number;
   n: number;
   wins: number;
   selfDraws: number;
   dealIns: number;
   tai: number;
+  /** Some seat-hand had points ≠ 0. */
+  event: boolean;
+  /** Σ of its seat-hands' luck, in LUCK_FOLDS versions (luckfit.ts `controls`). */
+  readonly l: Float64Array;
 }
 
 /** A pair's accumulators over the deals of an arm. */
@@ -142,16 +184,18 @@ interface PairAcc {
   readonly a: string;
   readonly b: string;
   readonly raw: MeanStat;
-  readonly adj: MeanStat;
+  readonly adj: CvMean;
   /** Per-hand differences over all distinct hands (what independent walls would have measured). */
   readonly hands: MeanStat;
+  /** Σ of squared per-deal differences, and deals where it was not 0 (eventFloor). */
+  ss: number;
+  eventDeals: number;
+  /** Seat-hands of a and of b. */
+  na: number;
+  nb: number;
   /** Pass 2: Σ over deals of z_i² for the narrowing's delta method, and the current deal's sums. */
   z2: number;
-  sumA: number;
-  sumB: number;
   dealSS: number;
-  dealD: number;
-  dealHas: boolean;
 }
 
 /** A seating's bots: index of each seat's bot among the distinct names, and the pairs it holds. */
@@ -183,7 +227,83 @@ class DealList {
   }
 }
 
-class ArmAcc {
+/** One distinct row (a replayed seating is never passed on), as the passes read it. */
+interface Row {
+  deal: number;
+  seating: number;
+  hand: number;
+  readonly bots: string[];
+  outcome: string;
+  winners: number;
+  discarder: number;
+  readonly deltas: number[];
+  readonly tai: number[];
+  /** The hand's luck features (4 × LUCK_F), or null without luck. */
+  features: Float64Array | null;
+}
+
+/** What each pass does with an arm's rows: `row` for each distinct one, `replay` for the others. */
+interface Pass {
+  row(r: Row): void;
+  replay(r: Row): void;
+  finish(): void;
+}
+
+/**
+ * Drops rows that replay a seating already played on their deal (the same bots in the same seats,
+ * the same hand of the match), arm by arm.
+ */
+class Distinct {
+  private current = -1;
+  private seen = new Set<string>();
+  constructor(private readonly pass: Pass) {}
+  row(r: Row): void {
+    if (r.deal !== this.current) {
+      this.current = r.deal;
+      this.seen = new Set();
+    }
+    const key = `${r.bots[0]}\u0000${r.bots[1]}\u0000${r.bots[2]}\u0000${r.bots[3]}#${r.hand}`;
+    if (this.seen.has(key)) return this.pass.replay(r);
+    this.seen.add(key);
+    this.pass.row(r);
+  }
+  finish(): void {
+    this.pass.finish();
+  }
+}
+
+/** Pass 1 (luck on): every distinct seat-hand into the luck model of its arm and bot. */
+class FitPass implements Pass {
+  private readonly x = new Float64Array(LUCK_REGRESSORS);
+  constructor(
+    readonly arm: number,
+    private readonly model: LuckModel,
+  ) {}
+  row(r: Row): void {
+    const F = r.features!;
+    const fold = luckFold(r.deal);
+    for (const s of SEATS) {
+      luckRegressors(F, s, this.x);
+      this.model.add(`${this.arm}\u0000${r.bots[s]}`, fold, this.x, r.deltas[s]!);
+    }
+  }
+  replay(): void {}
+  finish(): void {}
+}
+
+/** Options of the main passes over an arm. */
+interface ArmOptions {
+  /** The fitted luck model, or undefined: no luck. */
+  readonly luck?: LuckModel;
+  /** A league: per-deal tables for the ratings. */
+  readonly league?: LeagueAcc;
+  /** Pass 3 (narrowing): the means the squared deviations are taken about, by pair key. */
+  readonly pass2?: ReadonlyMap<string, { hand: number; deal: number; ssHand: number; ssDeal: number }>;
+  /** Skip the per-pair work (a league reports ratings, not paired tables). */
+  readonly noPairs?: boolean;
+}
+
+class ArmAcc implements Pass {
   hands = 0;
   deals = 0;
   replays = 0;
@@ -195,59 +315,79 @@ class ArmAcc {
   readonly replayed = new Set<string>();
   /** Tai of every win in the arm: the pooled sd behind tai/win's floor. */
   readonly taiAll = new MeanStat();
-  private readonly lineUps: LineUp[] = [];
+  /** Mean square of the non-zero points of a seat-hand in the arm, and of the non-zero tai of a win (eventFloor's typical size). */
+  pointsSq = new MeanStat();
+  taiSq = new MeanStat();
+  private readonly lineUps = new Map<string, LineUp>();
   private current = -1;
   private deal = new Map<string, DealAcc>();
   private dealOutcomes = new Map<string, number>();
   private dealHands = 0;
-  private seen = new Set<string>();
+  private readonly x = new Float64Array(LUCK_REGRESSORS);
+  private readonly ctl = new Float64Array(LUCK_FOLDS);
 
   constructor(
     readonly arm: number,
     readonly profile: string,
-    /** Pass 2 (narrowing): the means the squared deviations are taken about, by pair key. */
-    readonly pass2?: ReadonlyMap<string, { hand: number; deal: number; ssHand: number; ssDeal: number }>,
+    readonly opts: ArmOptions = {},
   ) {}
 
-  /** One row; false when it replays a seating already played on this deal (left out). */
-  row(deal: number, seating: number, hand: number, bots: readonly string[], outcome: string, winners: number, discarder: number, deltas: readonly number[], tai: readonly number[], luck: readonly number[]): void {
-    if (deal !== this.current) this.closeDeal(deal);
-    const lu = this.lineUp(bots);
-    const playKey = `${lu.key}#${hand}`;
-    if (this.seen.has(playKey)) {
-      this.replays++;
-      this.replayed.add(`${deal}/${seating}/${hand}`);
-      return;
-    }
-    this.seen.add(playKey);
+  replay(r: Row): void {
+    if (r.deal !== this.current) this.closeDeal(r.deal);
+    this.replays++;
+    this.replayed.add(`${r.deal}/${r.seating}/${r.hand}`);
+  }
+
+  row(r: Row): void {
+    if (r.deal !== this.current) this.closeDeal(r.deal);
+    const { bots, deltas, outcome, winners, discarder, tai } = r;
+    const pass2 = this.opts.pass2;
     this.hands++;
     this.dealHands++;
     this.dealOutcomes.set(outcome, (this.dealOutcomes.get(outcome) ?? 0) + 1);
+    const lu = this.lineUp(bots);
     if (lu.pairs.length > 0) {
       const sum = lu.sum;
       sum.fill(0);
       for (const s of SEATS) sum[lu.seatIndex[s]!]! += deltas[s]!;
       for (const p of lu.pairs) {
         const e = sum[p.i]! / lu.count[p.i]! - sum[p.j]! / lu.count[p.j]!;
-        if (this.pass2) {
-          const m = this.pass2.get(`${p.acc.a}\u0000${p.acc.b}`)!;
+        if (pass2) {
+          const m = pass2.get(`${p.acc.a}\u0000${p.acc.b}`)!;
           p.acc.dealSS += (e - m.hand) ** 2;
         } else p.acc.hands.add(e);
       }
     }
+    const model = this.opts.luck;
+    const fold = luckFold(r.deal);
     for (const s of SEATS) {
       const name = bots[s]!;
       let d = this.deal.get(name);
-      if (!d) this.deal.set(name, (d = { y: 0, adj: 0, n: 0, wins: 0, selfDraws: 0, dealIns: 0, tai: 0 }));
+      if (!d) this.deal.set(name, (d = { y: 0, n: 0, wins: 0, selfDraws: 0, dealIns: 0, tai: 0, event: false, l: new Float64Array(LUCK_FOLDS) }));
       const won = (winners >> s) & 1;
-      d.y += deltas[s]!;
-      d.adj += deltas[s]! - luck[s]!;
+      const y = deltas[s]!;
+      d.y += y;
       d.n++;
       d.wins += won;
       d.selfDraws += won && outcome === 'self_draw' ? 1 : 0;
       d.dealIns += discarder === s ? 1 : 0;
       d.tai += won ? tai[s]! : 0;
-      if (won && !this.pass2) this.taiAll.add(tai[s]!);
+      if (y !== 0) d.event = true;
+      if (!pass2) {
+        const b = this.botAcc(name);
+        b.ss += y * y;
+        if (y !== 0) this.pointsSq.add(y * y);
+        if (won) {
+          this.taiAll.add(tai[s]!);
+          b.taiSs += tai[s]! * tai[s]!;
+          if (tai[s] !== 0) this.taiSq.add(tai[s]! * tai[s]!);
+        }
+        if (model && r.features) {
+          luckRegressors(r.features, s, this.x);
+          model.controls(`${this.arm}\u0000${name}`, fold, this.x, this.ctl);
+          for (let k = 0; k < LUCK_FOLDS; k++) d.l[k]! += this.ctl[k]!;
+        }
+      }
     }
   }
 
@@ -255,78 +395,102 @@ class ArmAcc {
     this.closeDeal(-1);
   }
 
-  /** The line-up of a row (a short list compared by value), made on first sight. */
+  /** The line-up of a row, made on first sight. */
   private lineUp(bots: readonly string[]): LineUp {
-    for (const lu of this.lineUps) if (lu.bots[0] === bots[0] && lu.bots[1] === bots[1] && lu.bots[2] === bots[2] && lu.bots[3] === bots[3]) return lu;
+    const key = `${bots[0]}\u0000${bots[1]}\u0000${bots[2]}\u0000${bots[3]}`;
+    let lu = this.lineUps.get(key);
+    if (lu) return lu;
     const names = [...new Set(bots)].sort();
     const seatIndex = bots.map((b) => names.indexOf(b));
     const count = names.map((n) => bots.filter((b) => b === n).length);
     const pairs: LineUp['pairs'][number][] = [];
-    for (let i = 0; i < names.length; i++) for (let j = i + 1; j < names.length; j++) pairs.push({ i, j, acc: this.pairAcc(names[i]!, names[j]!) });
-    const lu: LineUp = { bots: [...bots], key: bots.join('\u0000'), seatIndex, count, sum: new Float64Array(names.length), pairs };
-    this.lineUps.push(lu);
+    if (!this.opts.noPairs) for (let i = 0; i < names.length; i++) for (let j = i + 1; j < names.length; j++) pairs.push({ i, j, acc: this.pairAcc(names[i]!, names[j]!) });
+    lu = { bots: [...bots], key, seatIndex, count, sum: new Float64Array(names.length), pairs };
+    this.lineUps.set(key, lu);
     return lu;
   }
 
   private pairAcc(a: string, b: string): PairAcc {
     const key = `${a}\u0000${b}`;
     let p = this.pairs.get(key);
-    if (!p) this.pairs.set(key, (p = { a, b, raw: new MeanStat(), adj: new MeanStat(), hands: new MeanStat(), z2: 0, sumA: 0, sumB: 0, dealSS: 0, dealD: 0, dealHas: false }));
+    if (!p) this.pairs.set(key, (p = { a, b, raw: new MeanStat(), adj: new CvMean(), hands: new MeanStat(), ss: 0, eventDeals: 0, na: 0, nb: 0, z2: 0, dealSS: 0 }));
     return p;
   }
 
   private botAcc(name: string): BotAcc {
     let b = this.bots.get(name);
     if (!b) {
-      b = { points: new ClusterStat(), adjusted: new ClusterStat(), wins: new ClusterStat(), selfDraws: new ClusterStat(), dealIns: new ClusterStat(), tai: new ClusterStat() };
+      b = { points: new ClusterStat(), adjusted: new CvRatio(), wins: new ClusterStat(), selfDraws: new ClusterStat(), dealIns: new ClusterStat(), tai: new ClusterStat(), ss: 0, eventDeals: 0, taiSs: 0 };
       this.bots.set(name, b);
     }
     return b;
   }
 
   private closeDeal(next: number): void {
+    const pass2 = this.opts.pass2;
     if (this.current >= 0 && this.dealHands > 0) {
+      const fold = luckFold(this.current);
       this.deals++;
       this.dealList.push(this.current, this.dealHands);
-      for (const [name, d] of this.deal) {
-        const b = this.botAcc(name);
-        b.points.add(d.y, d.n);
-        b.adjusted.add(d.adj, d.n);
-        b.wins.add(d.wins, d.n);
-        b.selfDraws.add(d.selfDraws, d.wins);
-        b.dealIns.add(d.dealIns, d.n);
-        b.tai.add(d.tai, d.wins);
+      if (!pass2) {
+        for (const [name, d] of this.deal) {
+          const b = this.botAcc(name);
+          b.points.add(d.y, d.n);
+          b.adjusted.add(fold, d.y, d.n, d.l);
+          b.wins.add(d.wins, d.n);
+          b.selfDraws.add(d.selfDraws, d.wins);
+          b.dealIns.add(d.dealIns, d.n);
+          b.tai.add(d.tai, d.wins);
+          if (d.event) b.eventDeals++;
+        }
+        if (this.opts.league) {
+          const names = [...this.deal.keys()];
+          this.opts.league.deal(
+            fold,
+            names,
+            names.map((n) => this.deal.get(n)!.y),
+            names.map((n) => this.deal.get(n)!.n),
+            names.map((n) => this.deal.get(n)!.l),
+          );
+        }
       }
-      const names = [...this.deal.keys()].sort();
+      const names = this.opts.noPairs ? [] : [...this.deal.keys()].sort();
+      const v = new Float64Array(LUCK_FOLDS);
       for (let i = 0; i < names.length; i++) {
         for (let j = i + 1; j < names.length; j++) {
           const a = this.deal.get(names[i]!)!;
           const c = this.deal.get(names[j]!)!;
           const p = this.pairAcc(names[i]!, names[j]!);
           const dRaw = a.y / a.n - c.y / c.n;
-          if (this.pass2) {
+          if (pass2) {
             // The narrowing's delta method: this deal's share of each sum of squares.
-            const m = this.pass2.get(`${p.a}\u0000${p.b}`)!;
+            const m = pass2.get(`${p.a}\u0000${p.b}`)!;
             const z = p.dealSS / m.ssHand - (dRaw - m.deal) ** 2 / m.ssDeal;
             p.z2 += z * z;
           } else {
             p.raw.add(dRaw);
-            p.adj.add(a.adj / a.n - c.adj / c.n);
+            for (let k = 0; k < LUCK_FOLDS; k++) v[k] = a.l[k]! / a.n - c.l[k]! / c.n;
+            p.adj.add(fold, dRaw, v);
+            p.ss += dRaw * dRaw;
+            if (dRaw !== 0) p.eventDeals++;
+            p.na += a.n;
+            p.nb += c.n;
           }
           p.dealSS = 0;
         }
       }
-      for (const o of OUTCOMES) {
-        let r = this.outcomes.get(o);
-        if (!r) this.outcomes.set(o, (r = new ClusterStat()));
-        r.add(this.dealOutcomes.get(o) ?? 0, this.dealHands);
+      if (!pass2) {
+        for (const o of OUTCOMES) {
+          let r = this.outcomes.get(o);
+          if (!r) this.outcomes.set(o, (r = new ClusterStat()));
+          r.add(this.dealOutcomes.get(o) ?? 0, this.dealHands);
+        }
       }
     }
     this.current = next;
     this.deal = new Map();
     this.dealOutcomes = new Map();
     this.dealHands = 0;
-    this.seen = new Set();
   }
 }
 
@@ -399,11 +563,27 @@ function props(c: ClusterStat, per = 1): Estimate {
   return c.proportion(per);
 }
 
-/** Read every row of hands.arrow into the arms' accumulators (one pass). */
-async function readHands(handsPath: string, arms: Map<number, ArmAcc>, make: (arm: number, profile: string) => ArmAcc, luckOn: boolean): Promise<void> {
-  for await (const rb of readBatches(handsPath)) {
+/** Where a summary reads hands from: its batches (a file, or a running run's journal), and the first deal left out. */
+export interface HandSource {
+  readonly batches: () => AsyncIterable<RecordBatch>;
+  /** Rows of deals from here on are left out (a stop rule's look); undefined: none. */
+  readonly endDeal?: number;
+}
+
+/** Whether a hands batch holds the luck feature columns. */
+function hasFeatures(rb: RecordBatch): boolean {
+  return rb.getChild(`luck_0_${LUCK_FEATURES[0]}`) !== null;
+}
+
+/** Every row of the hands, in order, to `visit` (its arm's pass, made by `make` on first sight). */
+async function readRows(src: HandSource, luck: boolean, passes: Map<number, Distinct>, make: (arm: number, profile: string) => Pass): Promise<void> {
+  const r: Row = { deal: 0, seating: 0, hand: 0, bots: ['', '', '', ''], outcome: '', winners: 0, discarder: 0, deltas: [0, 0, 0, 0], tai: [0, 0, 0, 0], features: null };
+  const features = new Float64Array(4 * LUCK_F);
+  const end = src.endDeal ?? Infinity;
+  for await (const rb of src.batches()) {
     const col = (n: string) => rb.getChild(n)!.toArray() as ArrayLike<number>;
     const deal = col('deal');
+    if (rb.numRows > 0 && deal[0]! >= end) break; // rows come in deal order
     const arm = col('arm');
     const seating = col('seating');
     const hand = col('hand');
@@ -414,58 +594,163 @@ async function readHands(handsPath: string, arms: Map<number, ArmAcc>, make: (ar
     const bots = SEATS.map((s) => utf8Values(rb, `bot_${s}`));
     const deltas = SEATS.map((s) => col(`delta_${s}`));
     const tai = SEATS.map((s) => col(`tai_${s}`));
-    const luck = luckOn ? SEATS.map((s) => col(`luck_${s}`)) : null;
-    const rowBots = ['', '', '', ''];
-    const rowDeltas = [0, 0, 0, 0];
-    const rowTai = [0, 0, 0, 0];
-    const rowLuck = [0, 0, 0, 0];
+    const feat = luck ? SEATS.flatMap((s) => LUCK_FEATURES.map((f) => col(`luck_${s}_${f}`))) : null;
+    r.features = feat ? features : null;
     for (let i = 0; i < rb.numRows; i++) {
+      if (deal[i]! >= end) break;
       const a = arm[i]!;
-      let acc = arms.get(a);
-      if (!acc) arms.set(a, (acc = make(a, profile[i]!)));
+      let pass = passes.get(a);
+      if (!pass) passes.set(a, (pass = new Distinct(make(a, profile[i]!))));
+      r.deal = deal[i]!;
+      r.seating = seating[i]!;
+      r.hand = hand[i]!;
+      r.outcome = outcome[i]!;
+      r.winners = winners[i]!;
+      r.discarder = discarder[i]!;
       for (const s of SEATS) {
-        rowBots[s] = bots[s]![i]!;
-        rowDeltas[s] = deltas[s]![i]!;
-        rowTai[s] = tai[s]![i]!;
-        rowLuck[s] = luck ? luck[s]![i]! : 0;
+        r.bots[s] = bots[s]![i]!;
+        r.deltas[s] = deltas[s]![i]!;
+        r.tai[s] = tai[s]![i]!;
       }
-      acc.row(deal[i]!, seating[i]!, hand[i]!, rowBots, outcome[i]!, winners[i]!, discarder[i]!, rowDeltas, rowTai, rowLuck);
+      if (feat) for (let j = 0; j < 4 * LUCK_F; j++) features[j] = feat[j]![i]!;
+      pass.row(r);
     }
   }
-  for (const acc of arms.values()) acc.finish();
+  for (const p of passes.values()) p.finish();
+}
+
+/** What the experiment recorded in the file says about how to summarize it. */
+interface RunInfo {
+  readonly experiment: { seating?: string; luck?: boolean; bots?: { name: string }[]; stop?: { compare: [string, string]; delta: number; alpha: number; beta: number; first?: number }; deals?: number; unit?: 'hands' | 'matches' } | null;
+  readonly seating: string;
+  /** Luck-adjusted estimates can be made (luck on and the feature columns present). */
+  readonly luck: boolean;
+  readonly league?: { readonly design: string; readonly tables: number };
+}
+
+async function runInfo(src: HandSource, meta: Map<string, string>): Promise<RunInfo> {
+  const experiment = JSON.parse(meta.get('tw16.experiment') ?? 'null') as RunInfo['experiment'];
+  let luck = experiment?.luck !== false;
+  if (luck) {
+    // Files written before the luck features (or by a run with luck off) have none to fit.
+    luck = false;
+    for await (const rb of src.batches()) {
+      luck = hasFeatures(rb);
+      break;
+    }
+  }
+  const leagueMeta = meta.get('tw16.league');
+  const league = leagueMeta ? (JSON.parse(leagueMeta) as { design: string; tables: unknown[] }) : undefined;
+  return { experiment, seating: experiment?.seating ?? 'fixed', luck, ...(league ? { league: { design: league.design, tables: league.tables.length } } : {}) };
+}
+
+/** The main passes over the hands: the luck fit (with luck), the accumulators, the narrowing. */
+async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean): Promise<{ arms: Map<number, ArmAcc>; pass2: Map<number, ArmAcc>; leagues: Map<number, LeagueAcc> }> {
+  let model: LuckModel | undefined;
+  if (info.luck) {
+    model = new LuckModel();
+    await readRows(src, true, new Map(), (a) => new FitPass(a, model!));
+    model.fit();
+  }
+  const arms = new Map<number, ArmAcc>();
+  const leagues = new Map<number, LeagueAcc>();
+  const roster = (info.experiment?.bots ?? []).map((b) => b.name);
+  const passes = new Map<number, Distinct>();
+  await readRows(src, info.luck, passes, (a, p) => {
+    let league: LeagueAcc | undefined;
+    if (info.league) leagues.set(a, (league = new LeagueAcc(roster, info.luck)));
+    const acc = new ArmAcc(a, p, { ...(model ? { luck: model } : {}), ...(league ? { league, noPairs: true } : {}) });
+    arms.set(a, acc);
+    return acc;
+  });
+
+  // The narrowing's interval: squared deviations about the first pass's means.
+  const pass2 = new Map<number, ArmAcc>();
+  if (narrowing && info.seating !== 'fixed' && !info.league) {
+    const means = new Map<number, Map<string, { hand: number; deal: number; ssHand: number; ssDeal: number }>>();
+    for (const acc of arms.values()) {
+      const m = new Map<string, { hand: number; deal: number; ssHand: number; ssDeal: number }>();
+      for (const [key, p] of acc.pairs) m.set(key, { hand: p.hands.mean, deal: p.raw.mean, ssHand: p.hands.variance * (p.hands.count - 1), ssDeal: p.raw.variance * (p.raw.count - 1) });
+      means.set(acc.arm, m);
+    }
+    await readRows(src, false, new Map(), (a, p) => {
+      const acc = new ArmAcc(a, p, { pass2: means.get(a)! });
+      pass2.set(a, acc);
+      return acc;
+    });
+  }
+  return { arms, pass2, leagues };
+}
+
+/** A paired difference's raw and luck-adjusted estimates, each with its floor (eventFloor). */
+function pairEstimates(acc: ArmAcc, p: PairAcc, luck: boolean): { diff: Estimate; adj: Estimate | null } {
+  const k = p.raw.count;
+  const floor = eventFloor([p.na, p.nb], acc.pointsSq.mean, p.ss / (k * k), p.eventDeals, k);
+  const diff = floored(p.raw.estimate(), floor);
+  if (!luck) return { diff, adj: null };
+  const pseudo: Floor = { se: eventFloor([p.na, p.nb], acc.pointsSq.mean, 0, DEALS_TRUSTED, k).se, df: floor.df };
+  return { diff, adj: p.adj.estimate(diff, p.eventDeals < DEALS_TRUSTED ? floor : pseudo) };
+}
+
+/** From this many deals holding events on, a floor keeps only its pseudo-events (stats.ts DEFF_TRUSTED_DF). */
+const DEALS_TRUSTED = 30;
+
+/** `e` with its standard error at least the floor's and its df at most the floor's. */
+function floored(e: Estimate, f: Floor): Estimate {
+  if (!Number.isFinite(e.mean)) return e;
+  const se = Math.max(Number.isFinite(e.se) ? e.se : 0, f.se);
+  const df = Number.isFinite(e.df) ? Math.min(e.df, f.df) : f.df;
+  if (se === e.se && df === e.df) return e;
+  const q = t975(df);
+  return { ...e, se, df, lo: e.mean - q * se, hi: e.mean + q * se };
+}
+
+/**
+ * The stop rule's estimate at a look: the luck-adjusted (raw without luck) paired difference a − b
+ * in the first arm over the deals before `endDeal`, as the summary computes it.
+ */
+export async function stopEstimate(src: HandSource, meta: Map<string, string>, compare: readonly [string, string]): Promise<Estimate> {
+  const { raw, adjusted } = await pairedEstimates(src, meta, compare);
+  return adjusted ?? raw;
+}
+
+/**
+ * The paired difference a − b in the first arm, raw and luck-adjusted (null without luck), as the
+ * summary computes it, whatever the seating (fixed too: for benches).
+ */
+export async function pairedEstimates(src: HandSource, meta: Map<string, string>, compare: readonly [string, string]): Promise<{ raw: Estimate; adjusted: Estimate | null }> {
+  const info = await runInfo(src, meta);
+  const { arms } = await analyzeHands(src, info, false);
+  return pairOf(arms, compare, info.luck);
+}
+
+function pairOf(arms: Map<number, ArmAcc>, compare: readonly [string, string], luck: boolean): { raw: Estimate; adjusted: Estimate | null } {
+  const acc = arms.get(0);
+  const [a, b] = compare;
+  const flip = a > b;
+  const p = acc?.pairs.get(flip ? `${b}\u0000${a}` : `${a}\u0000${b}`);
+  if (!acc || !p || p.raw.count < 2) return { raw: noEstimate('paired-deal-t'), adjusted: luck ? noEstimate('paired-deal-cv-t') : null };
+  const { diff, adj } = pairEstimates(acc, p, luck);
+  const turn = (e: Estimate): Estimate => (flip ? { ...e, mean: -e.mean, lo: -e.hi, hi: -e.lo } : e);
+  return { raw: turn(diff), adjusted: adj ? turn(adj) : null };
+}
+
+function pairStop(arms: Map<number, ArmAcc>, compare: readonly [string, string], luck: boolean): Estimate {
+  const { raw, adjusted } = pairOf(arms, compare, luck);
+  return adjusted ?? raw;
 }
 
 /**
  * Summarize a finished run from its files. Paired comparisons are reported when the seating
  * design plays each deal under several seatings (rotate, duplicate); luck-adjusted estimates
- * when the run recorded luck.
+ * when the run recorded luck; a league's ratings and a stop rule's looks when the experiment has them.
  */
 export async function summarize(handsPath: string, winsPath: string): Promise<Summary> {
   const meta = await readMetadata(handsPath);
-  const experiment = JSON.parse(meta.get('tw16.experiment') ?? 'null') as { seating?: string; luck?: boolean } | null;
-  const seating = experiment?.seating ?? 'fixed';
-  let luck = experiment?.luck !== false;
-  if (luck) {
-    // Files written before luck records (or by a run with luck off) have no luck columns.
-    luck = false;
-    for await (const rb of readBatches(handsPath)) {
-      luck = rb.getChild('luck_0') !== null;
-      break;
-    }
-  }
-
-  const arms = new Map<number, ArmAcc>();
-  await readHands(handsPath, arms, (a, p) => new ArmAcc(a, p), luck);
-
-  // Pass 2, for the narrowing's interval: squared deviations about the pass-1 means.
-  const pass2 = new Map<number, ArmAcc>();
-  const means = new Map<number, Map<string, { hand: number; deal: number; ssHand: number; ssDeal: number }>>();
-  for (const acc of arms.values()) {
-    const m = new Map<string, { hand: number; deal: number; ssHand: number; ssDeal: number }>();
-    for (const [key, p] of acc.pairs) m.set(key, { hand: p.hands.mean, deal: p.raw.mean, ssHand: p.hands.variance * (p.hands.count - 1), ssDeal: p.raw.variance * (p.raw.count - 1) });
-    means.set(acc.arm, m);
-  }
-  if (seating !== 'fixed') await readHands(handsPath, pass2, (a, p) => new ArmAcc(a, p, means.get(a)), luck);
+  const src: HandSource = { batches: () => readBatches(handsPath) };
+  const info = await runInfo(src, meta);
+  const { experiment, luck, seating } = info;
+  const { arms, pass2, leagues } = await analyzeHands(src, info, true);
 
   const patterns = new Map<number, PatternAcc>();
   for (const acc of arms.values()) patterns.set(acc.arm, new PatternAcc(acc.dealList));
@@ -493,23 +778,31 @@ export async function summarize(handsPath: string, winsPath: string): Promise<Su
       const taiSd = Math.sqrt(acc.taiAll.variance);
       const bots: BotSummary[] = [...acc.bots.entries()]
         .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
-        .map(([bot, b]) => ({
-          bot,
-          hands: b.points.units,
-          pointsPerHand: b.points.ratio(),
-          pointsPerHandAdjusted: luck ? b.adjusted.ratio() : null,
-          winRate: props(b.wins),
-          selfDrawShare: props(b.selfDraws),
-          dealInRate: props(b.dealIns),
-          taiPerWin: withinRange(b.tai.ratio(Number.isFinite(taiSd) && taiSd > 0 ? taiSd : 1), 0),
-        }));
+        .map(([bot, b]) => {
+          const n = b.points.units;
+          const k = b.points.clustersWithUnits;
+          const floor = eventFloor(n, acc.pointsSq.mean, b.ss / (n * n), b.eventDeals, k);
+          const pointsPerHand = b.points.ratio(undefined, floor);
+          const wins = b.tai.units;
+          // Tai per win: the arm's spread of tai per win over √(deals with a win); where every win of the arm had the same tai, pseudo-events of the typical tai.
+          const taiFloor = taiSd > 0 ? undefined : { se: eventFloor(wins, acc.taiSq.mean, 0, DEALS_TRUSTED, b.tai.clustersWithUnits).se, df: Infinity };
+          return {
+            bot,
+            hands: n,
+            pointsPerHand,
+            pointsPerHandAdjusted: luck ? b.adjusted.estimate(pointsPerHand, b.eventDeals < DEALS_TRUSTED ? floor : { se: eventFloor(n, acc.pointsSq.mean, 0, DEALS_TRUSTED, k).se, df: floor.df }) : null,
+            winRate: props(b.wins),
+            selfDrawShare: props(b.selfDraws),
+            dealInRate: props(b.dealIns),
+            taiPerWin: withinRange(b.tai.ratio(taiSd > 0 ? taiSd : undefined, taiFloor), 0),
+          };
+        });
       const distinct = new Set(bots.map((b) => b.bot)).size;
       const paired: PairedDifference[] = [];
       const p2 = [...pass2.values()].find((x) => x.arm === acc.arm);
       for (const [key, p] of seating === 'fixed' ? [] : acc.pairs) {
         if (p.raw.count < 2) continue;
-        const diff = p.raw.estimate();
-        const adj = luck ? p.adj.estimate() : null;
+        const { diff, adj } = pairEstimates(acc, p, luck);
         const k = p.raw.count;
         // The same distinct hands, each on a wall of its own: the per-hand difference's variance over all of them.
         const h = p.hands;
@@ -519,10 +812,10 @@ export async function summarize(handsPath: string, winsPath: string): Promise<Su
           b: p.b,
           deals: k,
           diff,
-          pValue: tTestP(diff.mean / diff.se, k - 1),
+          pValue: tTestP(diff.mean / diff.se, diff.df),
           pHolm: NaN,
           diffAdjusted: adj,
-          pValueAdjusted: adj ? tTestP(adj.mean / adj.se, k - 1) : null,
+          pValueAdjusted: adj ? tTestP(adj.mean / adj.se, adj.df) : null,
           pHolmAdjusted: null,
           independentHalfWidth,
           narrowing: narrowingOf(h, p.raw, p2?.pairs.get(key)?.z2 ?? NaN),
@@ -556,6 +849,8 @@ export async function summarize(handsPath: string, winsPath: string): Promise<Su
         })),
       };
     });
+  const league = info.league ? leagues.get(0)?.summary(info.league.design, info.league.tables, arms.get(0)!.pointsSq.mean) ?? undefined : undefined;
+  const stop = experiment?.stop ? await stopSummary(src, meta, info, arms) : undefined;
   return {
     format: SUMMARY_FORMAT,
     experiment,
@@ -565,6 +860,40 @@ export async function summarize(handsPath: string, winsPath: string): Promise<Su
     luck,
     estimators: ESTIMATORS,
     arms: out,
+    ...(stop ? { stop } : {}),
+    ...(league ? { league } : {}),
+  };
+}
+
+/**
+ * The stop rule's record from the files: every look up to the deals played (each estimated on the
+ * deals before it, as the run did), the verdict of the last.
+ */
+async function stopSummary(src: HandSource, meta: Map<string, string>, info: RunInfo, arms: Map<number, ArmAcc>): Promise<StopSummary | undefined> {
+  const e = info.experiment!;
+  const rule = e.stop!;
+  const deals = arms.get(0)?.deals ?? 0;
+  const plan = stopLooks({ deals: e.deals ?? deals, unit: e.unit ?? 'hands', stop: rule });
+  const design = stopDesign(plan, rule.alpha, rule.beta);
+  const looks: Look[] = [];
+  for (let k = 0; k < plan.length && plan[k]! <= deals; k++) {
+    const est = plan[k] === deals ? pairStop(arms, rule.compare, info.luck) : await stopEstimate({ ...src, endDeal: plan[k]! }, meta, rule.compare);
+    looks.push(decide(design, k, est, rule.delta));
+  }
+  const last = looks[looks.length - 1];
+  if (!last) return undefined;
+  const verdict = last.verdict === 'continue' ? 'undecided' : last.verdict;
+  return {
+    compare: rule.compare,
+    delta: rule.delta,
+    alpha: rule.alpha,
+    beta: rule.beta,
+    method: STOP_METHOD,
+    verdict,
+    deals: last.deals,
+    maxDeals: e.deals ?? deals,
+    estimate: { ...last.estimate, lo: last.lo, hi: last.hi, estimator: 'group-sequential-rci' },
+    looks,
   };
 }
 

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashFileSync, io } from '../io/files.js';
 import { botBase, botCommand, type Experiment } from './experiment.js';
+import { isBotPath } from '../players/load.js';
 
 /** One bot's code: its entry module and the hash of each file it is made of (absolute paths). */
 export interface BotFingerprint {
@@ -25,9 +26,10 @@ const OWN_SRC = fileURLToPath(new URL('../../', import.meta.url));
 /** The module file a roster entry loads (for a program: its command line). */
 export function botModulePath(e: Experiment, bot: Experiment['bots'][number]): string {
   if (bot.command) return botCommand(e, bot).join(' ');
-  if (bot.path) return resolve(botBase(e, bot).dir, bot.path);
-  const js = `${BUILT_IN_DIR}${bot.name}.js`;
-  return existsSync(js) ? js : `${BUILT_IN_DIR}${bot.name}.ts`;
+  if (bot.path && isBotPath(bot.path)) return resolve(botBase(e, bot).dir, bot.path);
+  const name = bot.path ?? bot.name; // {"name": "greedy-2", "path": "greedy"}: a built-in under another name
+  const js = `${BUILT_IN_DIR}${name}.js`;
+  return existsSync(js) ? js : `${BUILT_IN_DIR}${name}.ts`;
 }
 
 /** Relative import specifiers in a module's text (static, re-exports, dynamic with a literal). */

@@ -10,8 +10,10 @@
  *   "hands": 100000,                 // or "matches": N (whole matches)
  *   "rules": "p0",                   // a profile name, a JSON file, an inline {"extends": …}, or a list of them
  *   "stakes": { "base": 1, "perTai": 1 },
- *   "bots": ["greedy", "random"],    // 2–4 names, module paths, "cmd:…" or {"name", "path"} / {"name", "command"} entries
- *   "seating": "duplicate"           // fixed | rotate | duplicate
+ *   "bots": ["greedy", "random"],    // 2–4 names, module paths, "cmd:…" or {"name", "path"} / {"name", "command"} entries;
+ *                                    // 5–16: a league (design.ts)
+ *   "seating": "duplicate",          // fixed | rotate | duplicate
+ *   "stop": { "compare": ["greedy", "random"], "delta": 0.1 }   // optional: stop when decided (sequential.ts)
  * }
  * ```
  */
@@ -21,6 +23,7 @@ import { MATCH_HAND_LIMIT } from '../../engine/index.js';
 import { botNameFromPath, isBotPath, parseNamedPath, pathSpec } from '../players/load.js';
 import { commandSpec, isCommandSpec, parseCommandSpec, resolveCommand, splitBotList } from '../players/command.js';
 import { readJsonFile } from '../io/files.js';
+import { LEAGUE_MAX, LEAGUE_MIN, leagueDesign } from './design.js';
 
 /** How bots are seated for each deal. See `seatings()`. */
 export type Seating = 'fixed' | 'rotate' | 'duplicate';
@@ -38,6 +41,27 @@ export interface BotSpec {
   /** Absolute directory for relative paths when not the experiment's; machine-specific, so not recorded. */
   readonly base?: string;
 }
+
+/**
+ * Stop when decided (README "Stopping when decided"; src/harness/analysis/sequential.ts): after
+ * fixed numbers of deals, a group-sequential test of the luck-adjusted paired difference a − b
+ * (points per seat-hand) ends the run once it is decided; `deals` is then the most it plays.
+ */
+export interface StopRule {
+  /** The two bots compared, by name: a − b. */
+  readonly compare: readonly [string, string];
+  /** Points per seat-hand: a difference smaller than this either way counts as none. */
+  readonly delta: number;
+  /** Most chance of declaring a difference (or its sign) wrongly. */
+  readonly alpha: number;
+  /** Most chance of declaring `within_delta` when the difference is delta or more. */
+  readonly beta: number;
+  /** Deals of the first look (default STOP_FIRST_LOOK, at most the run's deals); later looks double it (2×, 4×, …) up to the run's deals, the last look. */
+  readonly first?: number;
+}
+
+/** Deals of a stop rule's first look unless it says otherwise: 100 hands, 10 matches. */
+export const STOP_FIRST_LOOK: Readonly<Record<'hands' | 'matches', number>> = { hands: 100, matches: 10 };
 
 /** A validated experiment, with defaults filled in. Plain data: it is sent to workers as is. */
 export interface Experiment {
@@ -57,6 +81,8 @@ export interface Experiment {
    * `luck_0..3`) so the summary can report luck-adjusted points next to the raw ones. Absent: on.
    */
   readonly luck?: boolean;
+  /** Stop when decided; absent: play every deal. */
+  readonly stop?: StopRule;
   /** Where the experiment came from (for messages); not part of the output. */
   readonly source: string;
   /** Absolute directory relative paths resolve against; not part of the output (machine-specific). */
@@ -107,7 +133,7 @@ export function replaySpecs(e: Experiment): ReplaySpecs {
   const file = (p: string) => (p.endsWith('.json') ? resolvePath(e, p) : p);
   return {
     rules: e.rules.map((r) => (typeof r === 'string' ? file(r) : JSON.stringify(typeof r.extends === 'string' ? { ...r, extends: file(r.extends) } : r))),
-    bots: Object.fromEntries(e.bots.map((b) => [b.name, b.command ? commandSpec(b.name, botCommand(e, b)) : b.path ? pathSpec(b.name, resolve(botBase(e, b).dir, b.path)) : b.name])),
+    bots: Object.fromEntries(e.bots.map((b) => [b.name, b.command ? commandSpec(b.name, botCommand(e, b)) : b.path && isBotPath(b.path) ? pathSpec(b.name, resolve(botBase(e, b).dir, b.path)) : (b.path ?? b.name)])),
   };
 }
 
@@ -116,7 +142,7 @@ export function resolvePath(e: Experiment, p: string): string {
   return resolve(e.baseDir, p);
 }
 
-const TOP_FIELDS = ['name', 'hypothesis', 'seed', 'hands', 'matches', 'rules', 'stakes', 'bots', 'seating', 'luck', '$schema', 'comment'];
+const TOP_FIELDS = ['name', 'hypothesis', 'seed', 'hands', 'matches', 'rules', 'stakes', 'bots', 'seating', 'luck', 'stop', '$schema', 'comment'];
 
 function fail(source: string, field: string, expected: string, got?: unknown): never {
   const shown = got === undefined ? '' : `, got ${JSON.stringify(got)}`;
@@ -175,7 +201,7 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
   if (typeof perTai !== 'number' || !Number.isInteger(perTai) || perTai < 0) fail(source, 'stakes.perTai', 'a whole number ≥ 0', perTai);
 
   const botsRaw = o.bots;
-  if (!Array.isArray(botsRaw) || botsRaw.length < 2 || botsRaw.length > 4) fail(source, 'bots', 'a list of 2 to 4 bots', botsRaw);
+  if (!Array.isArray(botsRaw) || botsRaw.length < 2 || botsRaw.length > LEAGUE_MAX) fail(source, 'bots', `a list of 2 to 4 bots, or ${LEAGUE_MIN} to ${LEAGUE_MAX} for a league`, botsRaw);
   const bots: BotSpec[] = botsRaw.map((b, i) => {
     if (typeof b === 'string' && b.length > 0) return botFromString(b, source, `bots[${i}]`);
     if (typeof b === 'object' && b !== null && !Array.isArray(b)) {
@@ -195,11 +221,21 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
     return fail(source, `bots[${i}]`, 'a bot name, a module path, "cmd:PROGRAM ARGS…", or {"name", "path"} / {"name", "command"}', b);
   });
   checkBotNames(bots, source, 'bots');
+  const league = bots.length >= LEAGUE_MIN;
+  if (league) {
+    const seen = new Set<string>();
+    bots.forEach((b, i) => {
+      if (seen.has(b.name)) fail(source, `bots[${i}]`, `a bot of its own in a league ("${b.name}" is already in it; to enter a bot twice give each entry its own name, e.g. {"name": "${b.name}-2", "path": …})`);
+      seen.add(b.name);
+    });
+  }
 
   const seating = o.seating ?? 'duplicate';
   if (seating !== 'fixed' && seating !== 'rotate' && seating !== 'duplicate') fail(source, 'seating', '"fixed", "rotate" or "duplicate"', seating);
+  if (league && seating !== 'duplicate') fail(source, 'seating', `"duplicate" in a league (${bots.length} bots: each table of four plays every seating)`, seating);
   const luck = o.luck ?? true;
   if (typeof luck !== 'boolean') fail(source, 'luck', 'true or false', luck);
+  const stop = o.stop === undefined ? undefined : stopRule(o.stop, source, unit, deals, bots, seating, rules.length);
 
   return {
     name,
@@ -212,9 +248,79 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
     bots,
     seating,
     luck,
+    ...(stop ? { stop } : {}),
     source,
     baseDir,
   };
+}
+
+const STOP_FIELDS = ['compare', 'delta', 'alpha', 'beta', 'first'];
+
+/** Validate an experiment's `stop` object against its roster, seating and arms. */
+function stopRule(raw: unknown, source: string, unit: Experiment['unit'], deals: number, bots: readonly BotSpec[], seating: Seating, arms: number): StopRule {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail(source, 'stop', 'an object {"compare": [A, B], "delta", "alpha", "beta"}', raw);
+  const o = raw as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!STOP_FIELDS.includes(k)) unknownField(source, `stop.${k}`, STOP_FIELDS);
+  const names = [...new Set(bots.map((b) => b.name))];
+  const c = o.compare;
+  if (!Array.isArray(c) || c.length !== 2 || c.some((x) => typeof x !== 'string')) fail(source, 'stop.compare', 'two bot names of the roster, like ["greedy", "random"]', c);
+  for (const [i, x] of (c as string[]).entries()) if (!names.includes(x)) fail(source, `stop.compare[${i}]`, `a bot of the roster (${names.join(', ')})`, x);
+  if (c[0] === c[1]) fail(source, 'stop.compare', 'two different bots', c);
+  const positive = (field: string, v: unknown, max: number, what: string): number => {
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v >= max) fail(source, field, what, v);
+    return v;
+  };
+  const delta = positive('stop.delta', o.delta, Infinity, 'a number > 0 (points per seat-hand)');
+  const alpha = o.alpha === undefined ? 0.05 : positive('stop.alpha', o.alpha, 0.5, 'a number between 0 and 0.5');
+  const beta = o.beta === undefined ? 0.05 : positive('stop.beta', o.beta, 0.5, 'a number between 0 and 0.5');
+  const first = o.first;
+  if (first !== undefined && (typeof first !== 'number' || !Number.isInteger(first) || first < 2)) fail(source, 'stop.first', 'a whole number of deals ≥ 2', first);
+  checkStop({ compare: c as [string, string], delta, alpha, beta, ...(typeof first === 'number' ? { first } : {}) }, source, deals, bots, seating, arms);
+  return { compare: [c[0], c[1]] as [string, string], delta, alpha, beta, ...(first !== undefined ? { first: first as number } : {}) };
+}
+
+/** What a stop rule needs of the rest of the experiment (checked again after command-line overrides). */
+function checkStop(stop: StopRule, source: string, deals: number, bots: readonly BotSpec[], seating: Seating, arms: number): void {
+  const names = [...new Set(bots.map((b) => b.name))];
+  stop.compare.forEach((x, i) => {
+    if (!names.includes(x)) fail(source, `stop.compare[${i}]`, `a bot of the roster (${names.join(', ')})`, x);
+  });
+  if (bots.length >= LEAGUE_MIN) fail(source, 'stop', `no stop rule in a league (${bots.length} bots): it compares two bots on the deals both play; play the pair in an experiment of its own`);
+  if (arms !== 1) fail(source, 'stop', `one rule arm (this experiment has ${arms}): the test compares the bots under one profile`);
+  if (seating === 'fixed' || (seating === 'rotate' && names.length > 2)) fail(source, 'seating', `"duplicate"${names.length <= 2 ? ' or "rotate"' : ''} with "stop" (a paired test needs every bot in every seat${names.length > 2 ? ' behind every neighbour' : ''})`, seating);
+  if (stop.first !== undefined && stop.first > deals) fail(source, 'stop.first', `at most the run's deals (${deals})`, stop.first);
+}
+
+/**
+ * An experiment with command-line overrides (`--hands`, `--bots`) checked as a file is: a league's
+ * bots and seating, the stop rule against the roster. UsageError naming `source` (e.g. `--bots`).
+ */
+export function recheckExperiment(e: Experiment, source: string): Experiment {
+  if (isLeague(e)) {
+    if (e.seating !== 'duplicate') fail(source, 'seating', `"duplicate" in a league (${e.bots.length} bots)`, e.seating);
+    const seen = new Set<string>();
+    e.bots.forEach((b, i) => {
+      if (seen.has(b.name)) fail(source, `bots[${i}]`, `a bot of its own in a league ("${b.name}" is already in it)`);
+      seen.add(b.name);
+    });
+  }
+  if (e.stop) checkStop(e.stop, source, e.deals, e.bots, e.seating, e.rules.length);
+  return e;
+}
+
+/** The deals at which a stop rule looks: first, 2·first, 4·first, … below `deals`, then `deals`. */
+export function stopLooks(e: Pick<Experiment, 'deals' | 'unit' | 'stop'>): number[] {
+  if (!e.stop) return [];
+  const first = Math.min(e.deals, e.stop.first ?? STOP_FIRST_LOOK[e.unit]);
+  const out: number[] = [];
+  for (let n = first; n < e.deals; n *= 2) out.push(n);
+  out.push(e.deals);
+  return out;
+}
+
+/** The experiment is a league: 5–16 bots, one table of four a deal (design.ts). */
+export function isLeague(e: Pick<Experiment, 'bots'>): boolean {
+  return e.bots.length >= LEAGUE_MIN;
 }
 
 /** A bot written as a string: a built-in name, a module path, or `[NAME=]cmd:WORDS`. */
@@ -248,7 +354,7 @@ function checkBotNames(bots: readonly BotSpec[], source: string, field: string):
  */
 export function parseBotsFlag(text: string): BotSpec[] {
   const entries = splitBotList(text);
-  if (entries.length < 2 || entries.length > 4 || entries.some((x) => x === '')) throw new UsageError(`--bots: expected 2 to 4 comma-separated bots, got ${JSON.stringify(text)}`);
+  if (entries.length < 2 || entries.length > LEAGUE_MAX || entries.some((x) => x === '')) throw new UsageError(`--bots: expected 2 to 4 comma-separated bots (${LEAGUE_MIN} to ${LEAGUE_MAX}: a league), got ${JSON.stringify(text)}`);
   const base = process.cwd();
   const bots = entries.map((b, i) => ({ ...botFromString(b, '--bots', `[${i}]`), base }));
   checkBotNames(bots, '--bots', '');
@@ -264,7 +370,8 @@ export function lineUp(rosterSize: number): number[] {
 }
 
 /**
- * The seatings a deal is played under, each a list of roster indexes by seat:
+ * The seatings a deal is played under, each a list of roster indexes by seat, for a roster whose
+ * bots are `names` (one name is one bot: checkBotNames):
  * - `fixed`: the line-up once;
  * - `rotate`: the line-up rotated through the four seats, each distinct rotation once (4 plays a
  *   deal; 2 for two bots, whose A B A B line-up has only two: four would replay each hand), so
@@ -272,14 +379,17 @@ export function lineUp(rosterSize: number): number[] {
  * - `duplicate`: every distinct permutation of the line-up (24 for four bots, 6 for two bots
  *   twice each, 12 for three), so every bot sits every seat against every arrangement of the
  *   others: seat and neighbour effects both cancel.
- * Order is deterministic (lexicographic permutation order; rotations by offset).
+ * Seatings are distinct by bot, not by roster index: `greedy, greedy, random, random` plays the 6
+ * arrangements of two greedy and two random bots once each (every other permutation would replay
+ * one of them hand for hand). Order is deterministic (lexicographic permutation order of roster
+ * indexes, the first of each arrangement kept; rotations by offset).
  */
-export function seatings(kind: Seating, rosterSize: number): number[][] {
-  const base = lineUp(rosterSize);
+export function seatings(kind: Seating, names: readonly string[]): number[][] {
+  const base = lineUp(names.length);
   const out: number[][] = [];
   const seen = new Set<string>();
   const keep = (line: number[]): void => {
-    const key = line.join(',');
+    const key = line.map((i) => names[i]).join('\u0000');
     if (seen.has(key)) return;
     seen.add(key);
     out.push(line);
@@ -294,4 +404,36 @@ export function seatings(kind: Seating, rosterSize: number): number[][] {
     permute([], [...base].sort((a, b) => a - b));
   }
   return out;
+}
+
+/**
+ * What each deal plays: every seating of the run (roster indexes by seat) and which of them a deal
+ * plays. Outside a league every deal plays all of them; in a league deal d plays the `perDeal`
+ * seatings of table d mod tables (design.ts), from `perDeal × (d mod tables)` on: the table's four
+ * bots under duplicate seating. Rows record a seating's index within its deal (0 … perDeal − 1).
+ */
+export interface SeatingPlan {
+  readonly lines: readonly (readonly number[])[];
+  readonly perDeal: number;
+  /** Tables a league cycles through (1 outside a league). */
+  readonly tables: number;
+  /** The league's design, or undefined. */
+  readonly design?: ReturnType<typeof leagueDesign>;
+}
+
+export function seatingPlan(e: Pick<Experiment, 'bots' | 'seating'>): SeatingPlan {
+  const names = e.bots.map((b) => b.name);
+  if (!isLeague(e)) {
+    const lines = seatings(e.seating, names);
+    return { lines, perDeal: lines.length, tables: 1 };
+  }
+  const design = leagueDesign(names.length);
+  const perm = seatings('duplicate', ['a', 'b', 'c', 'd']);
+  const lines = design.blocks.flatMap((block) => perm.map((p) => p.map((i) => block[i]!)));
+  return { lines, perDeal: perm.length, tables: design.blocks.length, design };
+}
+
+/** The first seating (index into `plan.lines`) deal `deal` plays. */
+export function firstSeating(plan: SeatingPlan, deal: number): number {
+  return (deal % plan.tables) * plan.perDeal;
 }

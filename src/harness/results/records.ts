@@ -6,9 +6,15 @@ import { formatTiles, tileName, type Tile } from '../../core/tiles.js';
 import { PATTERN_IDS } from '../../rules/types.js';
 import type { Meld, WinFacts } from '../../rules/types.js';
 import type { HandResult } from '../../engine/types.js';
+import { LUCK_F, LUCK_FEATURES } from '../../engine/index.js';
 import { BatchBuilder, type ColumnSpec } from '../io/columns.js';
 
 const SEATS = [0, 1, 2, 3] as const;
+
+/** The hands.arrow column of seat `s`'s luck feature `feature` (a name of LUCK_FEATURES): `luck_<s>_<feature>`. */
+export function luckColumn(s: number, feature: string): string {
+  return `luck_${s}_${feature}`;
+}
 
 /** hands.arrow: one row per hand played. */
 export const HAND_COLUMNS: readonly ColumnSpec[] = [
@@ -34,12 +40,14 @@ export const HAND_COLUMNS: readonly ColumnSpec[] = [
   ...SEATS.map((s) => ({ name: `delta_${s}`, kind: 'i32' as const, doc: `points won (+) or paid (−) by seat ${s}` })),
   ...SEATS.map((s) => ({ name: `tai_${s}`, kind: 'u16' as const, doc: `tai of seat ${s}’s win (patterns only), 0 if it did not win` })),
   { name: 'cut_short', kind: 'bool', doc: 'matches mode: the match ended early after 64 hands in a row with no win (false in hands mode)', absentAs: false },
-  ...SEATS.map((s) => ({
-    name: `luck_${s}`,
-    kind: 'f32' as const,
-    doc: `luck of seat ${s} in points: its weighted chance-event terms (README "Luck-adjusted comparisons"); mean exactly 0 whatever the bots do, the four sum to 0; 0 when the run had luck off`,
-    absentAs: 0,
-  })),
+  ...SEATS.flatMap((s) =>
+    LUCK_FEATURES.map((f) => ({
+      name: luckColumn(s, f),
+      kind: 'f32' as const,
+      doc: `chance-event feature ${f} of seat ${s} over the hand (src/engine/luck.ts; README "Luck-adjusted comparisons"): a sum of terms each of conditional mean exactly 0 whatever the bots do; 0 when the run had luck off`,
+      absentAs: 0,
+    })),
+  ),
 ];
 
 /** wins.arrow: one row per winner. */
@@ -77,7 +85,8 @@ const W = Object.fromEntries(WIN_COLUMNS.map((c, i) => [c.name, i])) as Record<s
 const BOT_COL = SEATS.map((s) => H[`bot_${s}`]!);
 const DELTA_COL = SEATS.map((s) => H[`delta_${s}`]!);
 const TAI_COL = SEATS.map((s) => H[`tai_${s}`]!);
-const LUCK_COL = SEATS.map((s) => H[`luck_${s}`]!);
+/** Column of seat s's feature f: LUCK_COL[s * LUCK_F + f]. */
+const LUCK_COL = SEATS.flatMap((s) => LUCK_FEATURES.map((f) => H[luckColumn(s, f)]!));
 
 /** Where a hand sits in the experiment: the coordinates every row carries. */
 export interface HandCoords {
@@ -136,7 +145,8 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
   for (const s of SEATS) hands.set(row, DELTA_COL[s]!, r.deltas[s]);
   for (const w of r.winners) hands.set(row, TAI_COL[w.seat]!, w.tai);
   hands.set(row, H.cut_short!, at.cutShort);
-  if (r.luck) for (const s of SEATS) hands.set(row, LUCK_COL[s]!, r.luck[s]!);
+  const F = r.luckFeatures;
+  if (F) for (let i = 0; i < 4 * LUCK_F; i++) if (F[i] !== 0) hands.set(row, LUCK_COL[i]!, F[i]!);
 
   for (const w of r.winners) {
     const wr = wins.addRow();

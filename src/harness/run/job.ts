@@ -15,7 +15,7 @@ import { loadBotFactory } from '../players/load.js';
 import type { BotCommand, BotProcess } from '../players/process.js';
 import type { PlayAt } from '../players/watchdog.js';
 import type { Batch } from '../io/columns.js';
-import { botBase, botCommand, replaySpecs, resolvePath, seatings, type Experiment, type ReplaySpecs } from '../experiment/experiment.js';
+import { botBase, botCommand, firstSeating, replaySpecs, resolvePath, seatingPlan, type Experiment, type ReplaySpecs, type SeatingPlan } from '../experiment/experiment.js';
 import { faultMessage, replayCommand } from '../experiment/replay.js';
 import { playInterleaved, program, TableFault, type InterleaveStats, type Play, type Player } from './tables.js';
 import { appendHand, newBuilders, type HandCoords } from '../results/records.js';
@@ -65,7 +65,9 @@ export interface Resolved {
   readonly factories: readonly BotFactory[];
   /** Per roster entry, the program it runs (its command's file words made absolute), or null for a bot in JavaScript. */
   readonly programs: readonly (BotCommand | null)[];
+  /** Every seating of the run (roster indexes by seat); a deal plays `plan.perDeal` of them from `firstSeating(plan, deal)`. */
   readonly seatings: readonly (readonly number[])[];
+  readonly plan: SeatingPlan;
   readonly replay: ReplaySpecs;
 }
 
@@ -76,11 +78,13 @@ export function resolveExperiment(e: Experiment): Promise<Resolved> {
   const key = JSON.stringify([e.rules, e.bots, e.seating, e.baseDir]);
   let r = cache.get(key);
   if (!r) {
+    const plan = seatingPlan(e);
     r = (async () => ({
       profiles: e.rules.map((spec) => getProfile(typeof spec === 'string' && spec.endsWith('.json') ? resolvePath(e, spec) : spec)),
       factories: (await Promise.all(e.bots.map((b) => (b.command ? notInline(b.name) : loadBotFactory(b.path ?? b.name, botBase(e, b)))))).map(timed),
       programs: e.bots.map((b) => (b.command ? { name: b.name, command: botCommand(e, b) } : null)),
-      seatings: seatings(e.seating, e.bots.length),
+      seatings: plan.lines,
+      plan,
       replay: replaySpecs(e),
     }))();
     cache.set(key, r);
@@ -118,7 +122,7 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
   const e = job.experiment;
   const res = await resolveExperiment(e);
   useSlot(job.slot);
-  const plays = job.deals * res.profiles.length * res.seatings.length;
+  const plays = job.deals * res.profiles.length * res.plan.perDeal;
   const { hands, wins } = newBuilders(e.unit === 'hands' ? plays : plays * 20);
   let played = 0;
   // Bots and names per seating, made once per job (not per hand).
@@ -131,7 +135,7 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
     at.deal = deal;
     at.arm = arm;
     at.profile = res.profiles[arm]!.name;
-    at.seating = s;
+    at.seating = s - firstSeating(res.plan, deal); // within the deal (a league's deal plays its table's seatings)
     at.bots = namesBySeating[s]!;
     at.hand = 0;
     at.cutShort = false;
@@ -169,7 +173,8 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
     const players = res.seatings.map((line) => line.map((i): Player => (running[i] ? { program: running[i]! } : { factory: res.factories[i]! })));
     const list: Play[] = [];
     for (let deal = job.firstDeal; deal < job.firstDeal + job.deals; deal++) {
-      for (let arm = 0; arm < res.profiles.length; arm++) for (let s = 0; s < res.seatings.length; s++) list.push({ deal, arm, seating: s });
+      const first = firstSeating(res.plan, deal);
+      for (let arm = 0; arm < res.profiles.length; arm++) for (let s = first; s < first + res.plan.perDeal; s++) list.push({ deal, arm, seating: s });
     }
     try {
       await playInterleaved(
@@ -185,7 +190,7 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
           tables: job.tables ?? DEFAULT_TABLES,
           onResume: (p) => markPlay(p.arm, p.seating),
           ...(job.check ? { check: true } : {}),
-          ...(e.luck === false ? {} : { luck: (arm: number) => luckAccount(res.profiles[arm]!, e.stakes) }),
+          ...(e.luck === false ? {} : { luck: () => luckAccount() }),
           ...(signal ? { signal } : {}),
         },
         (p, r) => record(p.deal, p.arm, p.seating, r),
@@ -206,11 +211,12 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
   }
 
   // Luck accounting (src/engine/luck.ts), one account per arm with its profile's weights.
-  const luck = res.profiles.map((p) => (e.luck === false ? undefined : luckAccount(p, e.stakes)));
+  const luck = res.profiles.map(() => (e.luck === false ? undefined : luckAccount()));
   for (let deal = job.firstDeal; deal < job.firstDeal + job.deals; deal++) {
     for (let arm = 0; arm < res.profiles.length; arm++) {
       const rules = res.profiles[arm]!;
-      for (let s = 0; s < res.seatings.length; s++) {
+      const first = firstSeating(res.plan, deal);
+      for (let s = first; s < first + res.plan.perDeal; s++) {
         const bots = botsBySeating[s]!;
         const botNames = namesBySeating[s]!;
         markPlay(arm, s);

@@ -15,7 +15,11 @@
  *   resuming never show;
  * - a shard (`shard`: one of N deal ranges, shard.ts) runs the same way over its range and ends
  *   in a shard manifest instead of the summary and reports; `tw16 merge` (merge.ts) streams the
- *   shards through the same writers and `finish` into the single run's bytes.
+ *   shards through the same writers and `finish` into the single run's bytes;
+ * - a stop rule (experiment `stop`, analysis/sequential.ts) looks at fixed numbers of deals: jobs
+ *   never straddle a look, no job past a look starts before the look has decided, and a look reads
+ *   only the deals before it from the journal, so where a run stops is a pure function of the
+ *   experiment too; a run that stops early finishes like one that played every deal.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -26,7 +30,7 @@ import { shareHandTables } from '../../hand/tables.js';
 import { VERSION } from '../../version.js';
 import { ArrowTableWriter } from '../io/arrow.js';
 import { botChange, botFingerprints } from '../experiment/botfiles.js';
-import { badDeals, recordedExperiment, seatings, type Experiment } from '../experiment/experiment.js';
+import { badDeals, recordedExperiment, seatingPlan, stopLooks, type Experiment } from '../experiment/experiment.js';
 import { fsyncDir, io, readJsonFile, removeFile, removeTree, writeAtomic } from '../io/files.js';
 import { replayOf, resolveExperiment, runJob, type Job, type JobResult, type Resolved } from './job.js';
 import { closePrograms } from './tables.js';
@@ -37,7 +41,8 @@ import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
 import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from '../results/resultdir.js';
 import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, type RunState } from '../results/runstate.js';
 import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from '../experiment/shard.js';
-import { summarize, type Summary } from '../analysis/summary.js';
+import { stopEstimate, summarize, type Summary } from '../analysis/summary.js';
+import { decide, stopDesign } from '../analysis/sequential.js';
 import { newHeartbeats, Watchdog, type StuckDecision } from '../players/watchdog.js';
 
 /** A written job is checkpointed once the last checkpoint is this old (ms): about what a crash can cost. */
@@ -114,7 +119,7 @@ export interface RunOutcome {
 
 /** Hands one deal produces (hands mode), or a rough number for matches (about 20 hands each). */
 export function handsPerDeal(e: Experiment): number {
-  return e.rules.length * seatings(e.seating, e.bots.length).length * (e.unit === 'hands' ? 1 : 20);
+  return e.rules.length * seatingPlan(e).perDeal * (e.unit === 'hands' ? 1 : 20);
 }
 
 /** Default deals per job: about 2,000 hands, at least one deal. */
@@ -122,28 +127,54 @@ export function defaultDealsPerJob(e: Experiment): number {
   return Math.max(1, Math.round(2000 / handsPerDeal(e)));
 }
 
-/** Jobs from `firstDeal` on, made one at a time (memory does not grow with the number of deals). */
-function* planJobs(e: Experiment, firstDeal: number, dealsPerJob: number, options: Pick<Job, 'timeoutMs' | 'tables' | 'check'>): Generator<Job> {
-  for (let d = firstDeal, i = 0; d < e.deals; d += dealsPerJob, i++) yield { experiment: e, index: i, firstDeal: d, deals: Math.min(dealsPerJob, e.deals - d), ...options };
+/** A stop rule's look between jobs: no job after it starts before every job before it is written and the look has decided. */
+export interface Barrier {
+  readonly barrier: number;
+}
+
+/**
+ * Jobs from `firstDeal` on, made one at a time (memory does not grow with the number of deals),
+ * none straddling a stop rule's look (`looks`); after the last job before a look (other than the
+ * run's end), a Barrier.
+ */
+function* planJobs(e: Experiment, firstDeal: number, dealsPerJob: number, options: Pick<Job, 'timeoutMs' | 'tables' | 'check'>, looks: readonly number[] = []): Generator<Job | Barrier> {
+  let i = 0;
+  for (let d = firstDeal; d < e.deals; i++) {
+    const look = looks.find((n) => n > d) ?? e.deals;
+    const deals = Math.min(dealsPerJob, look - d, e.deals - d);
+    yield { experiment: e, index: i, firstDeal: d, deals, ...options };
+    d += deals;
+    if (d === look && look < e.deals) yield { barrier: look };
+  }
 }
 
 /** The jobs of `jobs` up to deal `end`, the last one cut there (a shard's range). */
-function* upTo(jobs: Iterable<Job>, end: number): Generator<Job> {
+function* upTo(jobs: Iterable<Job | Barrier>, end: number): Generator<Job | Barrier> {
   for (const job of jobs) {
+    if ('barrier' in job) {
+      if (job.barrier < end) yield job;
+      continue;
+    }
     if (job.firstDeal >= end) return;
     yield job.firstDeal + job.deals > end ? { ...job, deals: end - job.firstDeal } : job;
   }
 }
 
-/** Schema metadata shared by both files. No timestamps: same inputs, same bytes. */
+/**
+ * Schema metadata shared by both files. No timestamps: same inputs, same bytes. A league also
+ * records its design: deal d's seating s is `tw16.seatings[perDeal × (d mod tables) + s]`.
+ */
 function metadata(e: Experiment, table: string, profiles: unknown): Map<string, string> {
-  return new Map([
+  const plan = seatingPlan(e);
+  const m = new Map([
     ['tw16.table', table],
     ['tw16.version', VERSION],
     ['tw16.experiment', JSON.stringify(recordedExperiment(e))],
     ['tw16.profiles', JSON.stringify(profiles)],
-    ['tw16.seatings', JSON.stringify(seatings(e.seating, e.bots.length))],
+    ['tw16.seatings', JSON.stringify(plan.lines)],
   ]);
+  if (plan.design) m.set('tw16.league', JSON.stringify({ design: plan.design.name, tables: plan.design.blocks, perDeal: plan.perDeal }));
+  return m;
 }
 
 /**
@@ -194,8 +225,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const path = (f: string) => join(dir, f);
   const bad = badDeals(e.unit, e.deals);
   if (bad) throw new UsageError(`${e.source}: ${e.unit}: ${bad}`);
+  if (opts.shard && e.stop) throw new UsageError(`--shard: ${e.source} has a "stop" rule, which decides how many deals to play from the deals already played: a shard cannot know; run it whole (or remove "stop")`);
   const shard = opts.shard ? shardRecord(e.deals, opts.shard) : undefined;
   const range: DealRange = shard ?? { first: 0, end: e.deals };
+  const looks = stopLooks(e);
+  const design = e.stop ? stopDesign(looks, e.stop.alpha, e.stop.beta) : undefined;
 
   // Resolve bots and profiles here first: a bad name fails now, with exit 2, not in a worker.
   let resolved: Resolved;
@@ -287,6 +321,24 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       checkpoint();
     }
 
+    // A stop rule's look at `dealsDone` (a look before the last): true when the run goes on. It
+    // reads the deals before it back from the journal, exactly as the summary will.
+    let end = range.end;
+    const look = async (): Promise<boolean> => {
+      const k = looks.indexOf(dealsDone);
+      if (!design || !e.stop || k < 0 || dealsDone >= range.end || failure || stopped()) return true;
+      const mark = hJ.mark();
+      const est = await stopEstimate({ batches: () => journalBatches(hJ.path, mark.bytes), endDeal: dealsDone }, metadata(e, 'hands', profiles), e.stop.compare);
+      if (decide(design, k, est, e.stop.delta).verdict === 'continue') return true;
+      end = dealsDone;
+      return false;
+    };
+    const stopped = (): boolean => opts.signal?.aborted === true;
+    // A resumed run may stand right at a look that had not decided yet (or whose stop was not finished).
+    if (verified && !(await look())) {
+      // decided: nothing more to play
+    }
+
     // Results arrive in any order; they are written strictly in job order.
     const done = new Map<number, JobResult>();
     const dealsOf = new Map<number, number>();
@@ -311,15 +363,18 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       }
     };
     const timeoutMs = opts.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS;
-    const jobs = planJobs(e, dealsDone, opts.dealsPerJob ?? defaultDealsPerJob(e), { timeoutMs, ...(opts.tables !== undefined ? { tables: opts.tables } : {}), ...(opts.check ? { check: true } : {}) });
+    const jobs = planJobs(e, dealsDone, opts.dealsPerJob ?? defaultDealsPerJob(e), { timeoutMs, ...(opts.tables !== undefined ? { tables: opts.tables } : {}), ...(opts.check ? { check: true } : {}) }, looks);
     const workers = opts.workers ?? availableParallelism();
-    const stopped = (): boolean => opts.signal?.aborted === true;
 
-    const toPlay = dealsDone < range.end; // a resume may have only the finish left
+    const toPlay = dealsDone < end; // a resume may have only the finish left
     if (toPlay && workers === 0) {
       try {
         for (const job of upTo(jobs, range.end)) {
           if (stopped() || failure) break;
+          if ('barrier' in job) {
+            if (!(await look())) break;
+            continue;
+          }
           dealsOf.set(job.index, job.deals);
           const r = await runJob(job, opts.signal);
           if (stopped()) break; // a job cut short by the signal is dropped, as in a pool
@@ -338,12 +393,13 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
           writeReady();
           return failure !== undefined;
         },
+        barrier: look,
       });
     }
 
     const seconds = (performance.now() - t0) / 1000;
-    const outcome = { dealsDone: dealsDone - range.first, deals: range.end - range.first, hands, seconds, handsPerSecond: seconds > 0 ? hands / seconds : 0 };
-    if (dealsDone < range.end || failure) {
+    const outcome = { dealsDone: dealsDone - range.first, deals: end - range.first, hands, seconds, handsPerSecond: seconds > 0 ? hands / seconds : 0 };
+    if (dealsDone < end || failure) {
       checkpoint(failure ? `failed at deal ${failure.deal}: ${failure.message}` : 'interrupted');
       closeAll();
       removeTree(staging);
@@ -439,6 +495,8 @@ interface PoolSink {
   readonly finished: (r: JobResult) => void;
   /** Write what is ready; true when the run must stop (a failure). */
   readonly write: () => boolean;
+  /** At a Barrier, once every job before it is written: false when no job after it is to be played. */
+  readonly barrier: () => Promise<boolean>;
 }
 
 /**
@@ -446,7 +504,7 @@ interface PoolSink {
  * (so no listener piles up on a shared signal) and heartbeat slot. Returns when the jobs are
  * exhausted, a failure is written, or `signal` aborts (the jobs in flight are then dropped).
  */
-async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job>, workers: number, timeoutMs: number, signal: AbortSignal | undefined, sink: PoolSink): Promise<void> {
+async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job | Barrier>, workers: number, timeoutMs: number, signal: AbortSignal | undefined, sink: PoolSink): Promise<void> {
   const inFlightMax = workers * 3;
   const closeChannel = `tw16-close-programs-${process.pid}-${++pools}`;
   const heartbeats = newHeartbeats(inFlightMax);
@@ -485,13 +543,23 @@ async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job>, w
   signal?.addEventListener('abort', dropAll);
   try {
     let exhausted = false;
+    let waiting = false; // at a Barrier: nothing more starts until every job before it is written
     for (;;) {
       if (sink.write()) break;
       if (signal?.aborted) break;
-      while (!exhausted && inFlight.size < inFlightMax) {
+      if (waiting && inFlight.size === 0) {
+        waiting = false;
+        if (!(await sink.barrier())) exhausted = true;
+        if (sink.write() || signal?.aborted) break;
+      }
+      while (!waiting && !exhausted && inFlight.size < inFlightMax) {
         const next = jobs.next();
         if (next.done) {
           exhausted = true;
+          break;
+        }
+        if ('barrier' in next.value) {
+          waiting = true;
           break;
         }
         const slot = freeSlots.pop()!;
@@ -517,7 +585,10 @@ async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job>, w
         };
         inFlight.set(slot, entry);
       }
-      if (inFlight.size === 0) break;
+      if (inFlight.size === 0) {
+        if (waiting) continue;
+        break;
+      }
       await Promise.race([...inFlight.values()].map((f) => f.done));
     }
     dropAll();

@@ -15,7 +15,8 @@ import { BatchBuilder } from '../../../src/harness/io/columns.js';
 import { validateExperiment } from '../../../src/harness/experiment/experiment.js';
 import { formatSummary } from '../../../src/harness/analysis/format.js';
 import { readBatches, readMetadata } from '../../../src/harness/io/read.js';
-import { HAND_COLUMNS, WIN_COLUMNS } from '../../../src/harness/results/records.js';
+import { HAND_COLUMNS, luckColumn, WIN_COLUMNS } from '../../../src/harness/results/records.js';
+import { LUCK_FEATURES } from '../../../src/engine/index.js';
 import { runExperiment } from '../../../src/harness/run/run.js';
 import { clusterBootstrap, wilson } from '../../../src/harness/analysis/stats.js';
 import { ROTATE_WARNING, summarize, SUMMARY_FORMAT, type Summary } from '../../../src/harness/analysis/summary.js';
@@ -73,7 +74,9 @@ describe('summary', () => {
     const arm = s.arms[0]!;
     expect(arm.paired).toHaveLength(6);
     for (const b of arm.bots) {
-      expect(b.pointsPerHandAdjusted!.estimator).toBe('cluster-ratio-t');
+      // The control-variate estimate, or the raw one where that is not narrower (never wider).
+      expect(['cluster-ratio-cv-t', 'cluster-ratio-t']).toContain(b.pointsPerHandAdjusted!.estimator);
+      expect(b.pointsPerHandAdjusted!.hi - b.pointsPerHandAdjusted!.lo).toBeLessThanOrEqual(b.pointsPerHand.hi - b.pointsPerHand.lo);
       expect(b.pointsPerHand.df).toBe(39);
     }
     const sorted = [...arm.paired].sort((x, y) => x.pValue - y.pValue);
@@ -81,6 +84,7 @@ describe('summary', () => {
     for (const p of arm.paired) {
       expect(p.pHolm).toBeGreaterThanOrEqual(p.pValue);
       expect(p.diffAdjusted!.df).toBe(p.deals - 1);
+      expect(p.diffAdjusted!.hi - p.diffAdjusted!.lo).toBeLessThanOrEqual(p.diff.hi - p.diff.lo);
       expect(p.narrowing.estimator).toBe('sd-ratio-log-t');
       expect(p.narrowing.lo).toBeLessThan(p.narrowing.mean);
       expect(p.narrowing.hi).toBeGreaterThan(p.narrowing.mean);
@@ -92,12 +96,14 @@ describe('summary', () => {
     expect(text).not.toMatch(/(^|\s)draw %/m); // one draw rate for the table, none per bot
   });
 
-  it("a run with luck off has no adjusted estimates, and its luck columns are 0", async () => {
+  it("a run with luck off has no adjusted estimates, and its luck feature columns are 0", async () => {
     const off = await run('luck-off', { hands: 10, bots: ['greedy', 'random'], seating: 'rotate', luck: false });
     expect(off.s.luck).toBe(false);
     expect(off.s.arms[0]!.bots[0]!.pointsPerHandAdjusted).toBeNull();
     expect(off.s.arms[0]!.paired[0]!.diffAdjusted).toBeNull();
-    for await (const rb of readBatches(join(off.dir, 'hands.arrow'))) expect([...(rb.getChild('luck_0')!.toArray() as Float32Array)].every((x) => x === 0)).toBe(true);
+    for await (const rb of readBatches(join(off.dir, 'hands.arrow'))) {
+      for (const s of [0, 1, 2, 3]) for (const f of LUCK_FEATURES) expect([...(rb.getChild(luckColumn(s, f))!.toArray() as Float32Array)].every((x) => x === 0)).toBe(true);
+    }
     expect(formatSummary(off.s)).not.toMatch(/luck-adjusted/);
   });
 

@@ -92,11 +92,20 @@ describe('results/README.md', () => {
     const { HAND_COLUMNS, WIN_COLUMNS } = await import('../../../src/harness/results/records.js');
     const { PATTERN_IDS } = await import('../../../src/rules/types.js');
     const doc = readFileSync(new URL('../../../results/README.md', import.meta.url), 'utf8');
+    const { LUCK_FEATURES } = await import('../../../src/engine/index.js');
     const patterns = new Set<string>(PATTERN_IDS);
     for (const c of [...HAND_COLUMNS, ...WIN_COLUMNS]) {
       if (patterns.has(c.name)) continue; // documented as one row: every pattern id of docs/rules.md#patterns
+      // The luck features: one row for the naming rule, one per feature (of any seat).
+      const luck = /^luck_[0-3]_(.+)$/.exec(c.name);
+      if (luck) {
+        expect(LUCK_FEATURES).toContain(luck[1]);
+        expect(doc, c.name).toContain(`| \`${luck[1]}\` |`);
+        continue;
+      }
       expect(doc, c.name).toContain(`| \`${c.name}\` |`);
     }
+    expect(doc).toContain('| `luck_<seat>_<feature>` |');
     expect(doc).toContain('`concealed_hand` … `seven_rob_one`');
   });
 });

@@ -1,0 +1,180 @@
+/**
+ * Cross-fitted luck weights (src/harness/analysis/luckfit.ts) and the control-variate estimates
+ * (cv.ts): folds are a pure function of the deal index; the luck of a deal of fold k never depends
+ * on fold k's own data (what keeps it exactly mean zero), nor does the coefficient fold k is
+ * adjusted with; a control that predicts the target narrows the estimate, one that does not never
+ * widens it.
+ */
+import { describe, expect, it } from 'vitest';
+import { LUCK_F } from '../../../src/engine/index.js';
+import { aleaNext, botStates } from '../../../src/core/rng.js';
+import { CvMean, CvRatio } from '../../../src/harness/analysis/cv.js';
+import { LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors } from '../../../src/harness/analysis/luckfit.js';
+import { MeanStat, ClusterStat } from '../../../src/harness/analysis/stats.js';
+
+function stream(seed: string): () => number {
+  const st = new Float64Array(16);
+  botStates(seed, 3, st);
+  return () => aleaNext(st, 0);
+}
+/** A standard normal draw (Box–Muller) from a uniform stream. */
+function normal(u: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u());
+}
+
+describe('folds', () => {
+  it('are a pure function of the deal index, in range, about equal in size', () => {
+    const counts = new Array<number>(LUCK_FOLDS).fill(0);
+    let impure = 0;
+    for (let d = 0; d < 100_000; d++) {
+      const f = luckFold(d);
+      if (f !== luckFold(d) || !(f >= 0 && f < LUCK_FOLDS && Number.isInteger(f))) impure++;
+      counts[f]!++;
+    }
+    expect(impure).toBe(0);
+    for (const c of counts) expect(Math.abs(c - 10_000)).toBeLessThan(500);
+    // Not the deal index mod anything: dealer (deal mod 4) and round are spread over every fold.
+    for (let f = 0; f < LUCK_FOLDS; f++) {
+      const dealers = new Set<number>();
+      for (let d = 0; d < 200; d++) if (luckFold(d) === f) dealers.add(d % 4);
+      expect(dealers.size).toBe(4);
+    }
+  });
+});
+
+describe('regressors', () => {
+  it('are each seat less the mean of the other three, then the mean of all four', () => {
+    const F = Float64Array.from({ length: 4 * LUCK_F }, (_, i) => (i * 7919) % 13);
+    const x = new Float64Array(LUCK_REGRESSORS);
+    luckRegressors(F, 2, x);
+    for (const f of [0, 5, LUCK_F - 1]) {
+      const v = [0, 1, 2, 3].map((s) => F[s * LUCK_F + f]!);
+      expect(x[f]).toBeCloseTo(v[2]! - (v[0]! + v[1]! + v[3]!) / 3, 12);
+      expect(x[LUCK_F + f]).toBeCloseTo((v[0]! + v[1]! + v[2]! + v[3]!) / 4, 12);
+    }
+  });
+});
+
+/** A model fitted on `deals` synthetic seat-hands per deal: y = 2·x₀ − x₃ + noise. */
+function model(deals: number, extraInFold = -1): LuckModel {
+  const m = new LuckModel();
+  const u = stream('luckfit-model');
+  const x = new Float64Array(LUCK_REGRESSORS);
+  for (let d = 0; d < deals; d++) {
+    for (let h = 0; h < 4; h++) {
+      for (let i = 0; i < LUCK_REGRESSORS; i++) x[i] = i < 6 ? normal(u) : 0;
+      m.add('0\u0000bot', luckFold(d), x, 2 * x[0]! - x[3]! + normal(u));
+    }
+  }
+  // More data in one fold only: what fold `extraInFold`'s own luck must not see.
+  if (extraInFold >= 0) {
+    for (let h = 0; h < 50; h++) {
+      for (let i = 0; i < LUCK_REGRESSORS; i++) x[i] = i < 6 ? normal(u) : 0;
+      m.add('0\u0000bot', extraInFold, x, 10 * x[1]!);
+    }
+  }
+  m.fit();
+  return m;
+}
+
+describe('cross-fitted weights', () => {
+  it('recover the weights, and the luck of a deal of fold k never depends on fold k', () => {
+    const a = model(400);
+    const b = model(400, 3);
+    const x = new Float64Array(LUCK_REGRESSORS);
+    x[0] = 1;
+    const out = new Float64Array(LUCK_FOLDS);
+    a.controls('0\u0000bot', 3, x, out);
+    expect(out[3]).toBeCloseTo(2, 1); // w₋₃ has learnt y = 2·x₀ − x₃
+    x[0] = 0;
+    x[3] = 1;
+    a.controls('0\u0000bot', 3, x, out);
+    expect(out[3]).toBeCloseTo(-1, 1);
+    // Data added to fold 3 changes no weight that fold 3 is adjusted with (w₋₃, and every w₋₃ₘ),
+    // and does change those of the other folds.
+    const oa = new Float64Array(LUCK_FOLDS);
+    const ob = new Float64Array(LUCK_FOLDS);
+    x.fill(0);
+    x[1] = 1;
+    a.controls('0\u0000bot', 3, x, oa);
+    b.controls('0\u0000bot', 3, x, ob);
+    expect(ob[3]).toBe(oa[3]);
+    a.controls('0\u0000bot', 5, x, oa);
+    b.controls('0\u0000bot', 5, x, ob);
+    expect(ob[3]).toBe(oa[3]); // w₋₃,₅: fitted without folds 3 and 5
+    expect(ob[5]).not.toBe(oa[5]); // w₋₅ saw fold 3's extra data
+    // A key never seen has no luck.
+    a.controls('0\u0000other', 1, x, oa);
+    expect([...oa]).toEqual(new Array(LUCK_FOLDS).fill(0));
+  });
+});
+
+describe('control-variate estimates', () => {
+  /** Deals with u = θ + 3·v + noise (v mean zero), or v unrelated to u. */
+  function deals(n: number, related: boolean, seed: string): { fold: number; u: number; v: Float64Array }[] {
+    const r = stream(seed);
+    return Array.from({ length: n }, (_, d) => {
+      const luck = normal(r);
+      const v = new Float64Array(LUCK_FOLDS).fill(related ? luck : normal(r));
+      return { fold: luckFold(d), u: 0.5 + 3 * luck + 0.3 * normal(r), v };
+    });
+  }
+
+  it('a control that predicts the target narrows the interval (coefficient ≈ 3) and keeps the mean', () => {
+    const cv = new CvMean();
+    const raw = new MeanStat();
+    for (const d of deals(2000, true, 'cv-related')) {
+      cv.add(d.fold, d.u, d.v);
+      raw.add(d.u);
+    }
+    const adj = cv.estimate(raw.estimate());
+    expect(adj.estimator).toBe('paired-deal-cv-t');
+    for (const c of cv.coefficients()) expect(c).toBeCloseTo(3, 1);
+    expect(raw.estimate().se / adj.se).toBeGreaterThan(8);
+    expect(Math.abs(adj.mean - 0.5)).toBeLessThan(4 * adj.se);
+  });
+
+  it('a control that predicts nothing never widens it: the raw estimate is reported', () => {
+    for (const seed of ['cv-noise-1', 'cv-noise-2', 'cv-noise-3', 'cv-noise-4']) {
+      const cv = new CvMean();
+      const raw = new MeanStat();
+      for (const d of deals(60, false, seed)) {
+        cv.add(d.fold, d.u, d.v);
+        raw.add(d.u);
+      }
+      const r = raw.estimate();
+      const adj = cv.estimate(r);
+      expect(adj.hi - adj.lo).toBeLessThanOrEqual(r.hi - r.lo);
+      if (adj.estimator === 'paired-deal-t') expect(adj).toEqual(r);
+    }
+  });
+
+  it("fold k's coefficient is fitted without fold k's deals", () => {
+    const list = deals(500, true, 'cv-folds');
+    const a = new CvMean();
+    const b = new CvMean();
+    for (const d of list) {
+      a.add(d.fold, d.u, d.v);
+      b.add(d.fold, d.fold === 2 ? d.u + 100 * d.v[0]! : d.u, d.v);
+    }
+    expect(b.coefficients()[2]).toBe(a.coefficients()[2]);
+    expect(b.coefficients()[4]).not.toBe(a.coefficients()[4]);
+  });
+
+  it('the ratio: Σ(Y − c·L)/ΣN with deals as clusters, narrower when L predicts Y', () => {
+    const r = stream('cv-ratio');
+    const cv = new CvRatio();
+    const raw = new ClusterStat();
+    for (let d = 0; d < 1000; d++) {
+      const l = 6 * normal(r);
+      const y = 24 * 0.2 + l + normal(r);
+      cv.add(luckFold(d), y, 24, new Float64Array(LUCK_FOLDS).fill(l));
+      raw.add(y, 24);
+    }
+    const adj = cv.estimate(raw.ratio());
+    expect(adj.estimator).toBe('cluster-ratio-cv-t');
+    expect(raw.ratio().se / adj.se).toBeGreaterThan(4);
+    expect(Math.abs(adj.mean - 0.2)).toBeLessThan(4 * adj.se);
+    expect(adj.df).toBe(999);
+  });
+});
