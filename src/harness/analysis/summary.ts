@@ -575,7 +575,7 @@ function hasFeatures(rb: RecordBatch): boolean {
   return rb.getChild(`luck_0_${LUCK_FEATURES[0]}`) !== null;
 }
 
-/** Every row of the hands, in order, to `visit` (its arm's pass, made by `make` on first sight). */
+/** Every row of the hands before `src.endDeal`, in order, to its arm's pass (made by `make` on first sight, behind a Distinct). */
 async function readRows(src: HandSource, luck: boolean, passes: Map<number, Distinct>, make: (arm: number, profile: string) => Pass): Promise<void> {
   const r: Row = { deal: 0, seating: 0, hand: 0, bots: ['', '', '', ''], outcome: '', winners: 0, discarder: 0, deltas: [0, 0, 0, 0], tai: [0, 0, 0, 0], features: null };
   const features = new Float64Array(4 * LUCK_F);

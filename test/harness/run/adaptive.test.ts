@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { tableFromIPC } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Summary } from '../../../src/harness/analysis/summary.js';
+import { validate } from '../../support/jsonschema.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const BIN = join(ROOT, 'bin/tw16.js');
@@ -30,6 +31,7 @@ function tw16(args: readonly string[], fault?: Record<string, unknown>): { code:
 
 const base = mkdtempSync(join(tmpdir(), 'tw16-adaptive-'));
 const summary = (dir: string): Summary => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+const SCHEMA = JSON.parse(readFileSync(join(ROOT, 'docs/summary/tw16-summary-2.schema.json'), 'utf8')) as Record<string, unknown>;
 function expectSame(dir: string, ref: string): void {
   expect(readdirSync(dir).sort()).toEqual(FILES);
   for (const f of FILES) expect(readFileSync(join(dir, f)).equals(readFileSync(join(ref, f))), f).toBe(true);
@@ -69,6 +71,13 @@ describe('a stop rule', () => {
     expect(['a_better', 'b_better', 'within_delta', 'undecided']).toContain(st.verdict);
     expect(s.arms[0]!.deals).toBe(st.deals); // exactly the deals before the deciding look were played
     expect(st.estimate.estimator).toBe('group-sequential-rci');
+    expect(validate(SCHEMA, SCHEMA, s)).toEqual([]);
+    const broken = JSON.parse(JSON.stringify(s)) as Record<string, any>;
+    broken.stop.verdict = 'continue'; // only a look may say continue
+    delete broken.stop.maxDeals;
+    const errs = validate(SCHEMA, SCHEMA, broken).join('\n');
+    expect(errs).toMatch(/stop\.verdict: "continue" is not one of/);
+    expect(errs).toMatch(/stop: missing "maxDeals"/);
     expect(readFileSync(join(stopRef, 'report.md'), 'utf8')).toMatch(/## Stop rule/);
     const hands = tableFromIPC(readFileSync(join(stopRef, 'hands.arrow')));
     expect(hands.numRows).toBe(st.deals * 6);
@@ -124,6 +133,8 @@ describe('a league', () => {
     expect(s.league!.ratings.map((r) => r.bot).sort()).toEqual([...names].sort());
     expect(Math.abs(s.league!.ratings.reduce((a, r) => a + r.rating, 0))).toBeLessThan(1e-9);
     expect(s.league!.pairs).toHaveLength(10);
+    expect(validate(SCHEMA, SCHEMA, s)).toEqual([]);
+    expect(s.arms[0]!.paired).toEqual([]); // a league's pairs meet at some tables only: league.pairs compares them
     expect(readFileSync(join(leagueRef, 'report.html'), 'utf8')).toMatch(/League ranking/);
   });
 
