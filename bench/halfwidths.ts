@@ -7,18 +7,18 @@
  *   npx tsc -p . && node dist/bench/halfwidths.js [HANDS=12000] [SEEDS=8] [--workers K]
  *
  * The difference is the mean over deals of (greedy's mean − defensive's mean points per
- * seat-hand in the deal), t interval over deals — what the summary's paired table reports for
- * rotate and duplicate; for fixed seating (where the summary reports no paired table: each bot
- * keeps its seat and neighbours) the same per-deal estimator, as the lower bound of what one
- * seating a deal can do.
+ * seat-hand in the deal), t interval over deals, raw and luck-adjusted (weights cross-fitted on
+ * the run) — what the summary's paired table reports for rotate and duplicate (summary.ts
+ * `pairedEstimates`); for fixed seating (where the summary reports no paired table: each bot keeps
+ * its seat and neighbours) the same estimators, as the lower bound of what one seating a deal can do.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateExperiment } from '../src/harness/experiment/experiment.js';
-import { readBatches, utf8Values } from '../src/harness/io/read.js';
+import { readBatches, readMetadata } from '../src/harness/io/read.js';
 import { runExperiment } from '../src/harness/run/run.js';
-import { MeanStat, t975 } from '../src/harness/analysis/stats.js';
+import { pairedEstimates } from '../src/harness/analysis/summary.js';
 
 const args = process.argv.slice(2);
 const wi = args.indexOf('--workers');
@@ -33,46 +33,8 @@ const designs = [
   { seating: 'duplicate', perDeal: 24 },
 ] as const;
 
-/** Per-deal differences of A − B (raw and adjusted) from a run's hands.arrow. */
-async function perDeal(path: string): Promise<{ raw: MeanStat; adj: MeanStat }> {
-  const raw = new MeanStat();
-  const adj = new MeanStat();
-  let deal = -1;
-  const acc = { ya: 0, na: 0, yb: 0, nb: 0, la: 0, lb: 0 };
-  const close = () => {
-    if (deal >= 0 && acc.na > 0 && acc.nb > 0) {
-      raw.add(acc.ya / acc.na - acc.yb / acc.nb);
-      adj.add((acc.ya - acc.la) / acc.na - (acc.yb - acc.lb) / acc.nb);
-    }
-    Object.assign(acc, { ya: 0, na: 0, yb: 0, nb: 0, la: 0, lb: 0 });
-  };
-  for await (const rb of readBatches(path)) {
-    const d = rb.getChild('deal')!.toArray() as Uint32Array;
-    const bots = [0, 1, 2, 3].map((s) => utf8Values(rb, `bot_${s}`));
-    const delta = [0, 1, 2, 3].map((s) => rb.getChild(`delta_${s}`)!.toArray() as Int32Array);
-    const luck = [0, 1, 2, 3].map((s) => rb.getChild(`luck_${s}`)!.toArray() as Float32Array);
-    for (let i = 0; i < rb.numRows; i++) {
-      if (d[i] !== deal) {
-        close();
-        deal = d[i]!;
-      }
-      for (let s = 0; s < 4; s++) {
-        const who = bots[s]![i];
-        if (who === A) {
-          acc.ya += delta[s]![i]!;
-          acc.la += luck[s]![i]!;
-          acc.na++;
-        } else if (who === B) {
-          acc.yb += delta[s]![i]!;
-          acc.lb += luck[s]![i]!;
-          acc.nb++;
-        }
-      }
-    }
-  }
-  close();
-  return { raw, adj };
-}
+/** Half-width of an estimate's 95% interval. */
+const half = (e: { lo: number; hi: number }): number => (e.hi - e.lo) / 2;
 
 const base = mkdtempSync(join(tmpdir(), 'tw16-halfwidths-'));
 const rows: string[] = [];
@@ -91,11 +53,12 @@ try {
       );
       const dir = join(base, `${design.seating}-${i}`);
       await runExperiment({ experiment: e, outDir: dir, force: true, ...(workers !== undefined ? { workers } : {}) });
-      const { raw, adj } = await perDeal(join(dir, 'hands.arrow'));
-      hwRaw += t975(raw.count - 1) * raw.se;
-      hwAdj += t975(adj.count - 1) * adj.se;
+      const path = join(dir, 'hands.arrow');
+      const { raw, adjusted } = await pairedEstimates({ batches: () => readBatches(path) }, await readMetadata(path), [A, B]);
+      hwRaw += half(raw);
+      hwAdj += half(adjusted!);
       meanRaw += raw.mean;
-      meanAdj += adj.mean;
+      meanAdj += adjusted!.mean;
       rmSync(dir, { recursive: true, force: true });
     }
     const s = (performance.now() - t0) / 1000;

@@ -8,8 +8,8 @@
  * variance estimate has, the same the p-values use. The estimators, by the name summary.json
  * gives them (ESTIMATORS):
  * - `cluster-ratio-t`: Σy/Σn over deals, delta-method (linearised) variance over deals, t with
- *   (deals − 1) df; for tai per win, df and a floor on the standard error count only the deals
- *   that had wins (`ClusterStat.ratio`);
+ *   (deals − 1) df; floors on the standard error (`eventFloor`; for tai per win, df and the floor
+ *   count only the deals that had wins: `ClusterStat.ratio`);
  * - `paired-deal-t`: the mean of per-deal differences, their standard error, t with (deals − 1) df;
  * - `wilson-deff`: a proportion's Wilson score interval at the effective sample size n / deff
  *   (deff = the clustered variance over the binomial one, at most the mean cluster size, and
@@ -27,7 +27,7 @@ export const Z95 = 1.959963984540054;
 /** What each estimator name in summary.json means (README "Reading the summary"; results/README.md). */
 export const ESTIMATORS = {
   'cluster-ratio-t':
-    'Σy/Σn over deals; standard error by the delta method with deals as clusters; interval mean ± t(0.975, df)·se, df = deals − 1 (for tai/win: deals with a win − 1, and se at least the pooled sd of tai per win / √(deals with a win))',
+    'Σy/Σn over deals; standard error by the delta method with deals as clusters; interval mean ± t(0.975, df)·se, df = deals − 1; se at least that of 1.92 pseudo-events of the typical non-zero value on whole deals, and with fewer than 30 deals holding non-zero values at least the unclustered se seen, df = those deals − 1 (for tai/win: df = deals with a win − 1, and se at least the pooled sd of tai per win / √(deals with a win), or that sd·√(0.1/wins) from 30 such deals on)',
   'paired-deal-t': 'mean over deals of the per-deal difference (a − b points per seat-hand); se = sd/√deals; interval ± t(0.975, deals − 1)·se; p: two-sided t-test with the same df',
   'wilson-deff':
     'Wilson score interval at the effective size n/deff, deff = clustered variance / binomial variance, at most the mean units per deal and at least 1 unless df ≥ 30; z replaced by t(0.975, df), df = deals with an event (or a non-event, whichever is fewer) − 1; with no event (or no non-event) at all, deff = the mean units per deal (n/deff = deals) and df = deals − 1',
@@ -182,15 +182,22 @@ export class ClusterStat {
   /**
    * `cluster-ratio-t`: the ratio with a t interval. With `floorSd` (the sd of a single unit's
    * value, pooled from elsewhere) the standard error is at least floorSd / √(clusters with
-   * units) and df counts only those clusters: an interval stays honest, and never of zero width,
-   * when one or two deals carry every unit (tai per win of a bot that rarely wins).
+   * units) while fewer than DEFF_TRUSTED_DF clusters hold units, else at least floorSd·√(0.1 /
+   * units), and df counts only those clusters: an interval stays honest, and never of zero width,
+   * when one or two deals carry every unit (tai per win of a bot that rarely wins), without
+   * widening one that rests on many deals. With `floor`, se at least floor.se and df at most floor.df.
    */
   ratio(floorSd?: number, floor?: Floor): Estimate {
     const k = this.kUnits;
     if (k === 0) return noEstimate('cluster-ratio-t');
     const mean = this.mean;
     let se = this.se;
-    if (floorSd !== undefined && Number.isFinite(floorSd)) se = Math.max(Number.isFinite(se) ? se : 0, floorSd / Math.sqrt(k));
+    if (floorSd !== undefined && Number.isFinite(floorSd)) {
+      // Few deals hold the units: as if each deal's units were one (the largest design effect);
+      // enough deals: the clustered se is trusted down to a tenth of the units' own variance (as wilson-deff).
+      const f = k < DEFF_TRUSTED_DF ? floorSd / Math.sqrt(k) : floorSd * Math.sqrt(0.1 / this.sn);
+      se = Math.max(Number.isFinite(se) ? se : 0, f);
+    }
     let df = Math.max(1, k - 1);
     if (floor) {
       se = Math.max(Number.isFinite(se) ? se : 0, floor.se);
@@ -238,17 +245,21 @@ export interface Floor {
 /**
  * The floor of a mean whose units are mostly 0 (points of a bot that rarely wins or pays, tai of wins
  * that are all 0): at least the standard error of z²/2 ≈ 1.92 pseudo-events of the typical size
- * (`typical2`: mean square of the non-zero unit values of the arm), like Wilson's interval at no event;
- * and while fewer than DEFF_TRUSTED_DF deals hold a non-zero value (`eventDeals`), also the unclustered
- * variance of the mean from what was seen (`seen2`, e.g. Σy²/N² over the units) and df =
- * eventDeals − 1, since the deals without events say nothing about the spread (as `wilson-deff`
- * does; with no event at all, deals − 1).
- * `units` may be a list, for a difference of means over independent sets of units.
+ * (`typical2`: mean square of the non-zero unit values of the arm) with the deals as the effective
+ * sample (events cluster in deals: the seatings of one wall win alike), as Wilson's interval at no
+ * event with wilson-deff's largest design effect; and while fewer than DEFF_TRUSTED_DF deals hold a
+ * non-zero value (`eventDeals`), also the unclustered variance of the mean from what was seen
+ * (`seen2`, e.g. Σy²/N² over the units) and df = eventDeals − 1, since the deals without events say
+ * nothing about the spread (as `wilson-deff` does; with no event at all, deals − 1). `units` may be
+ * a list, for a difference of means over independent sets of units in the same deals.
  */
 export function eventFloor(units: number | readonly number[], typical2: number, seen2: number, eventDeals: number, deals: number): Floor {
   const list = typeof units === 'number' ? [units] : units;
+  const size2 = Number.isFinite(typical2) && typical2 > 0 ? typical2 : 1;
+  const k = Math.max(1, Number.isFinite(deals) ? deals : 1);
   let pseudo = 0;
-  for (const n of list) pseudo += n > 0 ? ((Z95 * Z95) / 2) * (Number.isFinite(typical2) && typical2 > 0 ? typical2 : 1) / (n * n) : 0;
+  // Var of a mean over n units whose pseudo-events fall on whole deals: 1.92·size²·(n/k)/n².
+  for (const n of list) pseudo += n > 0 ? ((Z95 * Z95) / 2) * size2 / (n * k) : 0;
   const rare = eventDeals < DEFF_TRUSTED_DF;
   // With no event at all the pseudo-events are the whole standard error and rest on every deal (as wilson-deff's deals − 1 df).
   return { se: Math.sqrt(pseudo + (rare ? seen2 : 0)), df: rare && eventDeals > 0 ? Math.max(1, Math.min(deals, eventDeals) - 1) : Math.max(1, deals - 1) };
