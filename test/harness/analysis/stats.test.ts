@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { aleaNext, botStates } from '../../../src/core/rng.js';
-import { ClusterStat, clusterBootstrap, DEFF_TRUSTED_DF, holm, incompleteBeta, MeanStat, t975, tTestP, wilson, wilsonAt, Z95 } from '../../../src/harness/analysis/stats.js';
+import { ClusterStat, clusterBootstrap, DEFF_TRUSTED_DF, eventFloor, holm, incompleteBeta, MeanStat, t975, tTestP, wilson, wilsonAt, Z95 } from '../../../src/harness/analysis/stats.js';
 import { pValue } from '../../../src/harness/analysis/format.js';
 
 /** A seeded uniform stream (alea, as the bots' streams). */
@@ -117,6 +117,46 @@ describe('cluster-ratio-t', () => {
     one.add(5, 2);
     expect(one.ratio(1).hi).toBeGreaterThan(one.ratio(1).lo);
     expect(new ClusterStat().ratio(1).mean).toBeNaN();
+  });
+
+  it('from DEFF_TRUSTED_DF deals with units on, the floor no longer widens a clustered interval', () => {
+    // 40 deals of 24 wins whose tai vary inside each deal but hardly between deals: a small clustered se.
+    const c = new ClusterStat();
+    for (let i = 0; i < 40; i++) c.add(24 * 2 + (i % 2), 24);
+    const floored = c.ratio(1.5);
+    expect(floored.se).toBeCloseTo(Math.max(c.se, 1.5 * Math.sqrt(0.1 / (40 * 24))), 12);
+    expect(floored.se).toBeLessThan(1.5 / Math.sqrt(40)); // the few-deals floor would have been 1.5/√40
+    expect(floored.df).toBe(39);
+  });
+});
+
+describe('eventFloor', () => {
+  it('with no event at all: 1.92 pseudo-events of the typical size on whole deals, deals − 1 df', () => {
+    // 200 deals × 24 seat-hands, nothing ever won: as wilson-deff at no event, the deals are the sample.
+    const f = eventFloor(4800, 1, 0, 0, 200);
+    expect(f.se).toBeCloseTo(Math.sqrt(((Z95 * Z95) / 2) / (4800 * 200)), 15);
+    expect(f.df).toBe(199);
+    // A typical size of 3 points: three times the floor.
+    expect(eventFloor(4800, 9, 0, 0, 200).se).toBeCloseTo(3 * f.se, 15);
+    // A difference of two means over the same deals: the two pseudo-variances add.
+    expect(eventFloor([4800, 4800], 1, 0, 0, 200).se).toBeCloseTo(Math.SQRT2 * f.se, 15);
+  });
+
+  it('with few deals holding events, the unclustered se of what was seen too, and their df; from 30 on, neither', () => {
+    const seen2 = 6 / 4800 ** 2; // six wins of one point
+    const rare = eventFloor(4800, 1, seen2, 4, 200);
+    expect(rare.se).toBeCloseTo(Math.sqrt(((Z95 * Z95) / 2) / (4800 * 200) + seen2), 15);
+    expect(rare.df).toBe(3);
+    const many = eventFloor(4800, 1, seen2, 30, 200);
+    expect(many.se).toBeCloseTo(Math.sqrt(((Z95 * Z95) / 2) / (4800 * 200)), 15);
+    expect(many.df).toBe(199);
+    // The floor is what a ratio then reports when the clustered se is below it.
+    const c = new ClusterStat();
+    for (let i = 0; i < 200; i++) c.add(0, 24);
+    const e = c.ratio(undefined, eventFloor(4800, 1, 0, 0, 200));
+    expect(e.mean).toBe(0);
+    expect(e.hi).toBeGreaterThan(0);
+    expect(e.lo).toBeLessThan(0);
   });
 });
 

@@ -96,6 +96,26 @@ describe('summary', () => {
     expect(text).not.toMatch(/(^|\s)draw %/m); // one draw rate for the table, none per bot
   });
 
+  it('in casual and a house rule extending it, with random: no adjusted interval wider than its raw one, none of zero width', async () => {
+    for (const [name, rules] of [
+      ['casual-four', 'casual'],
+      ['house-four', { extends: 'casual', windRounds: 4 }],
+    ] as const) {
+      const { s } = await run(name, { hands: 25, rules, bots: ['greedy', 'defensive', 'value', 'random'], seating: 'duplicate' });
+      const arm = s.arms[0]!;
+      const half = (e: { lo: number; hi: number }) => (e.hi - e.lo) / 2;
+      for (const b of arm.bots) {
+        expect(half(b.pointsPerHandAdjusted!), b.bot).toBeLessThanOrEqual(half(b.pointsPerHand));
+        for (const e of [b.pointsPerHand, b.pointsPerHandAdjusted!, b.winRate, b.dealInRate]) expect(e.hi, b.bot).toBeGreaterThan(e.lo);
+        if (b.taiPerWin.hi === b.taiPerWin.hi) expect(b.taiPerWin.hi).toBeGreaterThan(b.taiPerWin.lo); // NaN when it never won
+      }
+      for (const p of arm.paired) {
+        expect(half(p.diffAdjusted!)).toBeLessThanOrEqual(half(p.diff));
+        expect(p.diff.hi).toBeGreaterThan(p.diff.lo);
+      }
+    }
+  }, 300_000);
+
   it("a run with luck off has no adjusted estimates, and its luck feature columns are 0", async () => {
     const off = await run('luck-off', { hands: 10, bots: ['greedy', 'random'], seating: 'rotate', luck: false });
     expect(off.s.luck).toBe(false);
