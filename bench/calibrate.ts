@@ -221,7 +221,7 @@ function coverageTable(title: string, tallies: Map<string, Tally>): void {
         worst = `${k} ${pct(c, n)}`;
       }
     }
-    say(`| ${kind} | ${t.total} | ${pct(t.covered, t.total)} | ${worst} |${t.constant > 0 ? ` (${t.constant} of a constant value left out)` : ''}`);
+    say(`| ${kind} | ${t.total} | ${pct(t.covered, t.total)} | ${worst}${t.constant > 0 ? `; ${t.constant} of a constant value left out` : ''} |`);
   }
   say('');
 }
