@@ -19,6 +19,8 @@ import type { HandResult, Step } from './types.js';
 export interface LuckHook {
   /** Weights for `seats()`; without them the account only sums features. */
   readonly weights?: ArrayLike<number>;
+  /** The hand's chance-event terms by seat (`features[seat * LUCK_F + f]`, luck.ts). */
+  readonly features: Float64Array;
   /** Clear the sums (a hand is being set up). */
   clear(): void;
   /** The deal is complete (flowers replaced). */
