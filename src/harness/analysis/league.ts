@@ -39,18 +39,24 @@ export interface LeagueRating {
   readonly hands: number;
 }
 
-/** A pairwise difference of ratings. */
-export interface LeaguePair {
+/** A difference of two bots with its tests, raw and luck-adjusted (a league's pair; summary.ts's paired difference adds to it). */
+export interface PairTest {
   readonly a: string;
   readonly b: string;
-  /** R_a − R_b with its 95% interval (league-ls-t). */
+  /** a − b with its 95% interval. */
   readonly diff: Estimate;
+  /** Two-sided t-test of diff = 0. */
   readonly pValue: number;
+  /** `pValue` adjusted by Holm over the pairs compared together. */
   readonly pHolm: number;
+  /** The same on luck-adjusted points; null without luck records. */
   readonly diffAdjusted: Estimate | null;
   readonly pValueAdjusted: number | null;
   readonly pHolmAdjusted: number | null;
 }
+
+/** A pairwise difference of ratings, R_a − R_b (league-ls-t; Holm over every pair of the league). */
+export type LeaguePair = PairTest;
 
 export interface LeagueSummary {
   /** The design (design.ts `name`). */

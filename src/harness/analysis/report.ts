@@ -144,28 +144,12 @@ export function pointsSpec(arm: ArmSummary): TopLevelSpec {
     if (adj && finite(adj.mean)) rows.push({ bot: b.bot, kind: 'luck-adjusted', mean: adj.mean, ...bounds(adj) });
     return rows;
   });
-  const both = values.some((v) => v.kind === 'luck-adjusted');
-  const y = { field: 'bot', type: 'nominal', title: null, sort: null } as const;
-  const yOffset = { field: 'kind', type: 'nominal', sort: ['raw', 'luck-adjusted'] } as const;
-  const color = both
-    ? ({ field: 'kind', type: 'nominal', title: null, sort: ['raw', 'luck-adjusted'], scale: { range: ['#4c78a8', '#f58518'] }, legend: { orient: 'bottom' } } as const)
-    : ({ field: 'bot', type: 'nominal', legend: null } as const);
-  return {
-    title: {
-      text: 'Points per seat-hand',
-      subtitle: both
-        ? 'dot: mean, line: 95% interval (by deal); blue: raw, orange: luck-adjusted; dashed: break-even'
-        : 'dot: mean; line: 95% interval (clustered by deal); grey line: break-even',
-    },
-    width: 420,
-    height: { step: both ? 17 : 34 },
-    data: { values },
-    layer: [
-      { data: { values: [{ zero: 0 }] }, mark: { type: 'rule', color: '#999', strokeDash: [4, 3] }, encoding: { x: { field: 'zero', type: 'quantitative' } } },
-      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'lo', type: 'quantitative', title: 'points per seat-hand' }, x2: { field: 'hi' }, color } },
-      { mark: { type: 'point', filled: true, size: 80 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'mean', type: 'quantitative' }, color } },
-    ],
-  } as TopLevelSpec;
+  return intervalDots(values, null, {
+    title: 'Points per seat-hand',
+    axis: 'points per seat-hand',
+    both: 'dot: mean, line: 95% interval (by deal); blue: raw, orange: luck-adjusted; dashed: break-even',
+    rawOnly: 'dot: mean; line: 95% interval (clustered by deal); grey line: break-even',
+  });
 }
 
 /** A league's ranking: each bot's rating, best on top, a dot at the rating and a line across its 95% interval (raw and luck-adjusted). */
@@ -176,6 +160,23 @@ export function leagueSpec(l: LeagueSummary): TopLevelSpec {
     if (finite(r.adjusted)) rows.push({ bot: r.bot, kind: 'luck-adjusted', mean: r.adjusted, lo: r.adjustedLo!, hi: r.adjustedHi! });
     return rows;
   });
+  return intervalDots(values, order, {
+    title: 'League ranking: points per seat-hand relative to the field',
+    axis: 'rating (points per seat-hand)',
+    both: 'best on top; dot: rating, line: 95% interval (by deal); blue: raw, orange: luck-adjusted; dashed: the field',
+    rawOnly: 'best on top; dot: rating, line: 95% interval (by deal); dashed: the field',
+  });
+}
+
+/**
+ * One row per bot (two, offset, where luck-adjusted values are there too): a dot at `mean` and a
+ * line from `lo` to `hi`, a dashed rule at 0; bots in `order` (null: as given).
+ */
+function intervalDots(
+  values: readonly { bot: string; kind: string; mean: number; lo: number; hi: number }[],
+  order: readonly string[] | null,
+  text: { readonly title: string; readonly axis: string; readonly both: string; readonly rawOnly: string },
+): TopLevelSpec {
   const both = values.some((v) => v.kind === 'luck-adjusted');
   const y = { field: 'bot', type: 'nominal', title: null, sort: order } as const;
   const yOffset = { field: 'kind', type: 'nominal', sort: ['raw', 'luck-adjusted'] } as const;
@@ -183,16 +184,13 @@ export function leagueSpec(l: LeagueSummary): TopLevelSpec {
     ? ({ field: 'kind', type: 'nominal', title: null, sort: ['raw', 'luck-adjusted'], scale: { range: ['#4c78a8', '#f58518'] }, legend: { orient: 'bottom' } } as const)
     : ({ field: 'bot', type: 'nominal', legend: null } as const);
   return {
-    title: {
-      text: 'League ranking: points per seat-hand relative to the field',
-      subtitle: both ? 'best on top; dot: rating, line: 95% interval (by deal); blue: raw, orange: luck-adjusted; dashed: the field' : 'best on top; dot: rating, line: 95% interval (by deal); dashed: the field',
-    },
+    title: { text: text.title, subtitle: both ? text.both : text.rawOnly },
     width: 420,
     height: { step: both ? 17 : 34 },
     data: { values },
     layer: [
       { data: { values: [{ zero: 0 }] }, mark: { type: 'rule', color: '#999', strokeDash: [4, 3] }, encoding: { x: { field: 'zero', type: 'quantitative' } } },
-      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'lo', type: 'quantitative', title: 'rating (points per seat-hand)' }, x2: { field: 'hi' }, color } },
+      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'lo', type: 'quantitative', title: text.axis }, x2: { field: 'hi' }, color } },
       { mark: { type: 'point', filled: true, size: 80 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'mean', type: 'quantitative' }, color } },
     ],
   } as TopLevelSpec;

@@ -21,7 +21,7 @@ import { LUCK_F, LUCK_FEATURES } from '../../engine/index.js';
 import { PATTERN_IDS, type PatternId } from '../../rules/types.js';
 import { readBatches, readMetadata, utf8Values } from '../io/read.js';
 import { CvMean, CvRatio } from './cv.js';
-import { LeagueAcc, type LeagueSummary } from './league.js';
+import { LeagueAcc, type LeagueSummary, type PairTest } from './league.js';
 import { LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors } from './luckfit.js';
 import { decide, STOP_METHOD, stopDesign, type Look, type Verdict } from './sequential.js';
 import { stopLooks } from '../experiment/experiment.js';
@@ -49,21 +49,9 @@ export interface BotSummary {
   readonly taiPerWin: Estimate;
 }
 
-/** A paired comparison of two bots over the same deals. */
-export interface PairedDifference {
-  readonly a: string;
-  readonly b: string;
+/** A paired comparison of two bots over the same deals: `diff` is the mean over deals of (a − b) points per seat-hand (paired-deal-t, deals − 1 df), Holm over the arm's pairs. */
+export interface PairedDifference extends PairTest {
   readonly deals: number;
-  /** Mean over deals of (a − b) points per seat-hand (paired-deal-t). */
-  readonly diff: Estimate;
-  /** Two-sided t-test of diff = 0, deals − 1 df. */
-  readonly pValue: number;
-  /** `pValue` adjusted by Holm over the arm's pairs. */
-  readonly pHolm: number;
-  /** The same on luck-adjusted points; null without luck records. */
-  readonly diffAdjusted: Estimate | null;
-  readonly pValueAdjusted: number | null;
-  readonly pHolmAdjusted: number | null;
   /**
    * Half-width of the 95% interval the same distinct hands would give if each were played on a
    * wall of its own (per-hand differences of the two bots' mean points, treated as independent).
