@@ -4,7 +4,7 @@
  * intervals cover, the stop rule's error rates, and the deals it saves. Not part of `npm test`:
  * parts run for minutes to hours on 2 cores.
  *
- *   npx tsc -p . && node dist/bench/calibrate.js [coverage|league|stop|savings …] [--seeds S] [--reps R]
+ *   npx tsc -p . && node dist/bench/calibrate.js [coverage|league|stop|savings …] [--seeds S] [--reps R] [--from R0]
  *       [--profiles p0,house,…] [--looks 100,200,…] [--delta D] [--workers K] [--json FILE]
  *
  * - `coverage`: under every profile (p0, casual, table, full, flowers) and a house rule extending
@@ -53,6 +53,8 @@ const workersArg = flag('--workers');
 const jsonOut = flag('--json');
 const seeds = Number(flag('--seeds') ?? 40);
 const reps = Number(flag('--reps') ?? 200);
+/** The stop part's first repetition (seeds calibrate-stop-<from+1> on): more repetitions add to an earlier run's. */
+const fromRep = Number(flag('--from') ?? 0);
 /** The stop part's looks (deals) and delta. */
 const stopLooksArg = (flag('--looks') ?? '100,200,400,800,1600,3200').split(',').map(Number);
 const stopDelta = Number(flag('--delta') ?? 0.2);
@@ -393,7 +395,7 @@ async function stop(): Promise<void> {
   const perLook: number[][][] = [];
   const t0 = performance.now();
   for (let i = 0; i < reps; i++) {
-    const r = await run({ name: 'cal-stop', seed: `calibrate-stop-${i + 1}`, hands: looks[looks.length - 1], rules: 'p0', bots: ['greedy', { name: 'greedy-2', path: 'greedy' }], seating: 'fixed' }, `stop-${i}`);
+    const r = await run({ name: 'cal-stop', seed: `calibrate-stop-${fromRep + i + 1}`, hands: looks[looks.length - 1], rules: 'p0', bots: ['greedy', { name: 'greedy-2', path: 'greedy' }], seating: 'fixed' }, `stop-${i}`);
     const path = join(r.dir, 'hands.arrow');
     const meta = await readMetadata(path);
     const est: Estimate[] = [];
