@@ -138,6 +138,7 @@ export function resolveRob(tb: TableState): Next {
     for (let i = 0; i < tb.meldCount[s]!; i++) {
       if (tb.meldKind[m0 + i] === MELD_KONG && tb.meldTile[m0 + i] === t) {
         tb.meldKind[m0 + i] = MELD_PUNG;
+        tb.meldAdded[m0 + i] = 0;
         break;
       }
     }
@@ -180,13 +181,13 @@ export function resolveClaim(tb: TableState): Next {
   if (k === ActionKind.KONG) {
     tb.removeFromHand(s, t, 3);
     tb.publicSeen[t]! += 3;
-    tb.addMeld(s, MELD_KONG, t, d);
+    tb.addMeld(s, MELD_KONG, t, d, t);
     return NEXT_REPLACEMENT | s;
   }
   if (k === ActionKind.PUNG) {
     tb.removeFromHand(s, t, 2);
     tb.publicSeen[t]! += 2;
-    tb.addMeld(s, MELD_PUNG, t, d);
+    tb.addMeld(s, MELD_PUNG, t, d, t);
   } else {
     const c = actionTile(a);
     for (let x = c; x < c + 3; x++) {
@@ -194,7 +195,7 @@ export function resolveClaim(tb: TableState): Next {
       tb.removeFromHand(s, x, 1);
       tb.publicSeen[x]!++;
     }
-    tb.addMeld(s, MELD_CHOW, c, d);
+    tb.addMeld(s, MELD_CHOW, c, d, t);
   }
   tb.cur = s;
   tb.drawn = -1;

@@ -55,7 +55,12 @@ export abstract class TableState {
   /** Melds by seat: slot `seat * MELD_MAX + i`. */
   readonly meldKind = new Uint8Array(4 * MELD_MAX);
   readonly meldTile = new Uint8Array(4 * MELD_MAX);
+  /** The seat a claimed meld's tile came from; −1 for a concealed kong. */
   readonly meldFrom = new Int8Array(4 * MELD_MAX);
+  /** The discard a claimed meld took (for a chow, which of its three tiles); −1 for a concealed kong. */
+  readonly meldClaimed = new Int8Array(4 * MELD_MAX);
+  /** 1 for a kong made by adding a tile to a claimed pung (its kind is MELD_KONG, as a claimed kong's). */
+  readonly meldAdded = new Uint8Array(4 * MELD_MAX);
   readonly meldCount = new Uint8Array(4);
   /** Unclaimed discards by seat: `river[seat * RIVER_MAX + i]`. */
   readonly river = new Uint8Array(4 * RIVER_MAX);
@@ -163,12 +168,14 @@ export abstract class TableState {
     this.hands[s]!.add(t);
   }
 
-  /** Lay down a meld for seat `s` (its tiles already taken out of the hand). */
-  addMeld(s: number, kind: number, t: Tile, from: number): void {
+  /** Lay down a meld for seat `s` (its tiles already taken out of the hand): `claimed` is the discard it took from seat `from` (−1, −1 for a concealed kong). */
+  addMeld(s: number, kind: number, t: Tile, from: number, claimed: number): void {
     const i = s * MELD_MAX + this.meldCount[s]!;
     this.meldKind[i] = kind;
     this.meldTile[i] = t;
     this.meldFrom[i] = from;
+    this.meldClaimed[i] = claimed;
+    this.meldAdded[i] = 0;
     this.hands[s]!.setMelds(++this.meldCount[s]!);
     this.sh16Valid[s] = 0;
   }
@@ -191,7 +198,7 @@ export abstract class TableState {
 export const STATE_FIELDS = [
   'rules', 'seed', 'handKey', 'dealer', 'round', 'streak', 'base', 'perTai', 'reserve',
   'wall', 'front', 'end',
-  'hand', 'flowerMask', 'meldKind', 'meldTile', 'meldFrom', 'meldCount',
+  'hand', 'flowerMask', 'meldKind', 'meldTile', 'meldFrom', 'meldClaimed', 'meldAdded', 'meldCount',
   'river', 'riverLen', 'discarded', 'publicSeen', 'ready',
   'phase', 'cur', 'drawn', 'afterKong', 'heavenly', 'dealerLast', 'afterClaim',
   'offered', 'offeredBy', 'offeredIsLast', 'inFlight',

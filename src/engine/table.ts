@@ -370,7 +370,7 @@ export interface PendingDecision {
 }
 
 /** Version of the snapshot layout; a snapshot of another format is refused. */
-export const SNAPSHOT_FORMAT = 'tw16-table-1';
+export const SNAPSHOT_FORMAT = 'tw16-table-2';
 
 /**
  * A table position as JSON data: `state` holds every field named in STATE_FIELDS (state.ts), typed

@@ -165,7 +165,7 @@ export function applyTurn(tb: TableState, s: number, a: Action): Next {
       return discard(tb, s, t, k === ActionKind.READY);
     case ActionKind.CONCEALED_KONG:
       tb.removeFromHand(s, t, 4);
-      tb.addMeld(s, MELD_CONCEALED_KONG, t, -1);
+      tb.addMeld(s, MELD_CONCEALED_KONG, t, -1, -1);
       tb.heavenly = false;
       return NEXT_REPLACEMENT | s;
     case ActionKind.ADDED_KONG:
@@ -200,6 +200,7 @@ export function addedKong(tb: TableState, s: number, t: Tile): Next {
   for (let i = 0; i < tb.meldCount[s]!; i++) {
     if (tb.meldKind[m0 + i] === MELD_PUNG && tb.meldTile[m0 + i] === t) {
       tb.meldKind[m0 + i] = MELD_KONG;
+      tb.meldAdded[m0 + i] = 1;
       break;
     }
   }

@@ -60,6 +60,12 @@ export interface View {
   meldKind(seat: number, i: number): MeldKindName;
   /** Tile of meld `i` of `seat` (lowest tile of a chow); −1 for another seat's concealed kong. */
   meldTile(seat: number, i: number): number;
+  /** The seat whose discard meld `i` of `seat` claimed; −1 for a concealed kong. */
+  meldFrom(seat: number, i: number): number;
+  /** The discard meld `i` of `seat` claimed (for a chow, which of its tiles); −1 for a concealed kong. */
+  meldClaimed(seat: number, i: number): number;
+  /** Is meld `i` of `seat` a kong made by adding the fourth tile to a claimed pung (`meldKind` says `kong`, as for a claimed kong)? */
+  meldAdded(seat: number, i: number): boolean;
   /** Flowers shown by `seat` as a bitmask (bit f for tile 34 + f). */
   flowers(seat: number): number;
   /** Number of discards of `seat` still lying in its river (claimed ones are in melds). */

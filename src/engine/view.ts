@@ -98,6 +98,15 @@ export class SeatView implements View {
     if (k === MELD_CONCEALED_KONG && seat !== this.seat) return -1;
     return this.#t.meldTile[seat * MELD_MAX + i]!;
   }
+  meldFrom(seat: number, i: number): number {
+    return this.#t.meldFrom[seat * MELD_MAX + i]!;
+  }
+  meldClaimed(seat: number, i: number): number {
+    return this.#t.meldClaimed[seat * MELD_MAX + i]!;
+  }
+  meldAdded(seat: number, i: number): boolean {
+    return this.#t.meldAdded[seat * MELD_MAX + i] === 1;
+  }
   flowers(seat: number): number {
     return this.#t.flowerMask[seat]!;
   }

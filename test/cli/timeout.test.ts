@@ -55,7 +55,7 @@ describe('--decision-timeout in replay and play', () => {
       let h = Math.floor(first * 1000) + view.turns + view.wallLeft + view.handSize + (view.drawn + 1) + (view.offered + 1) + view.streak + rules.minTai;
       for (let s = 0; s < 4; s++) {
         h += view.meldCount(s) * 7 + view.flowers(s) + view.discardCount(s) + (view.isReady(s) ? 3 : 0);
-        for (let i = 0; i < view.meldCount(s); i++) h += view.meldTile(s, i) + view.meldKind(s, i).length;
+        for (let i = 0; i < view.meldCount(s); i++) h += view.meldTile(s, i) + view.meldKind(s, i).length + view.meldFrom(s, i) * 3 + view.meldClaimed(s, i) * 5 + (view.meldAdded(s, i) ? 11 : 0);
         for (let i = 0; i < view.discardCount(s); i++) h += view.discardAt(s, i);
         for (let t = 0; t < 34; t++) h += view.hasDiscarded(s, t) ? t : 0;
       }

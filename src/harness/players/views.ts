@@ -27,8 +27,8 @@ export interface ViewData {
   readonly wallLeft: number;
   readonly turns: number;
   readonly scores: readonly number[];
-  /** Per seat, its melds as [kind, tile]. */
-  readonly melds: readonly (readonly (readonly [MeldKindName, number])[])[];
+  /** Per seat, its melds as [kind, tile, from, claimed, added]. */
+  readonly melds: readonly (readonly (readonly [MeldKindName, number, number, number, boolean])[])[];
   readonly flowers: readonly number[];
   /** Per seat, its river in order. */
   readonly discards: readonly (readonly number[])[];
@@ -58,7 +58,7 @@ export function viewData(v: View): ViewData {
     wallLeft: v.wallLeft,
     turns: v.turns,
     scores: [...v.scores],
-    melds: SEATS.map((s) => Array.from({ length: v.meldCount(s) }, (_, i) => [v.meldKind(s, i), v.meldTile(s, i)] as const)),
+    melds: SEATS.map((s) => Array.from({ length: v.meldCount(s) }, (_, i) => [v.meldKind(s, i), v.meldTile(s, i), v.meldFrom(s, i), v.meldClaimed(s, i), v.meldAdded(s, i)] as const)),
     flowers: SEATS.map((s) => v.flowers(s)),
     discards: SEATS.map((s) => Array.from({ length: v.discardCount(s) }, (_, i) => v.discardAt(s, i))),
     discarded: SEATS.map((s) => kinds.map((t) => v.hasDiscarded(s, t))),
@@ -90,6 +90,9 @@ export function dataView(d: ViewData, rules: Profile): View {
     meldCount: (s) => d.melds[s]?.length ?? 0,
     meldKind: (s, i) => d.melds[s]![i]![0],
     meldTile: (s, i) => d.melds[s]![i]![1],
+    meldFrom: (s, i) => d.melds[s]![i]![2],
+    meldClaimed: (s, i) => d.melds[s]![i]![3],
+    meldAdded: (s, i) => d.melds[s]![i]![4],
     flowers: (s) => d.flowers[s]!,
     discardCount: (s) => d.discards[s]?.length ?? 0,
     discardAt: (s, i) => d.discards[s]?.[i] ?? -1,
