@@ -1,7 +1,8 @@
 /**
  * A small JSON Schema validator for the subset docs/protocol/tw16-bot-1.schema.json uses:
  * type (one or a list), const, enum, properties, required, additionalProperties (false or a
- * schema), items, minItems, maxItems, minimum, maximum, pattern, oneOf and local $ref
+ * schema), prefixItems, items (for the items after prefixItems, as in 2020-12), minItems,
+ * maxItems, minimum, maximum, pattern, oneOf and local $ref
  * (`#/$defs/…`). Anything else in a schema is an error, so the schema cannot use a keyword this
  * silently ignores. (ajv would do all of JSON Schema; this subset is the protocol's, and a page
  * of code keeps the tests free of a dependency.)
@@ -10,7 +11,7 @@ type Schema = Record<string, unknown>;
 
 const KNOWN = new Set([
   '$schema', '$id', '$defs', 'title', 'description',
-  'type', 'const', 'enum', 'properties', 'required', 'additionalProperties', 'items', 'minItems', 'maxItems', 'minimum', 'maximum', 'pattern', 'oneOf', '$ref',
+  'type', 'const', 'enum', 'properties', 'required', 'additionalProperties', 'prefixItems', 'items', 'minItems', 'maxItems', 'minimum', 'maximum', 'pattern', 'oneOf', '$ref',
 ]);
 
 function typeOf(v: unknown): string {
@@ -45,7 +46,11 @@ export function validate(root: Schema, schema: Schema, value: unknown, path = '$
   if (Array.isArray(value)) {
     if (typeof schema.minItems === 'number' && value.length < schema.minItems) errs.push(`${path}: ${value.length} items < minItems ${schema.minItems}`);
     if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) errs.push(`${path}: ${value.length} items > maxItems ${schema.maxItems}`);
-    if (schema.items) value.forEach((v, i) => errs.push(...validate(root, schema.items as Schema, v, `${path}[${i}]`)));
+    const prefix = Array.isArray(schema.prefixItems) ? (schema.prefixItems as Schema[]) : [];
+    prefix.forEach((p, i) => {
+      if (i < value.length) errs.push(...validate(root, p, value[i], `${path}[${i}]`));
+    });
+    if (schema.items) value.forEach((v, i) => i >= prefix.length && errs.push(...validate(root, schema.items as Schema, v, `${path}[${i}]`)));
   }
   if (typeOf(value) === 'object') {
     const o = value as Record<string, unknown>;

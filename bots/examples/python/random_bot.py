@@ -4,7 +4,7 @@
 Each (table, seat) has its own random.Random seeded from hand_start's seed, so the bot plays
 the same whatever order tw16 interleaves tables in: runs are reproducible.
 
-    tw16 run experiments/default.json --bots 'cmd:python3 bots/examples/python/random_bot.py',greedy,random,random
+    npx tw16 run experiments/default.json --bots 'cmd:python3 bots/examples/python/random_bot.py',greedy,random,random
 """
 import random
 import sys

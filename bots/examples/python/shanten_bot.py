@@ -3,8 +3,9 @@
 claims, and discards to the lowest shanten (distance from ready, 16-tile hands: five sets and
 a pair), ties broken by how many unseen tiles would lower it further.
 
-    tw16 run experiments/default.json --bots 'cmd:python3 bots/examples/python/shanten_bot.py',greedy,random,random
+    npx tw16 run experiments/default.json --bots 'cmd:python3 bots/examples/python/shanten_bot.py',greedy,random,random
 """
+import sys
 from functools import lru_cache
 
 import tw16bot
@@ -103,4 +104,7 @@ class ShantenBot(tw16bot.Bot):
 
 
 if __name__ == "__main__":
-    tw16bot.run(ShantenBot())
+    bot = ShantenBot()
+    if "--view=json" in sys.argv[1:]:
+        bot.view = True  # tw16's JSON view instead of the compact decisions the helper folds (the same play)
+    tw16bot.run(bot)

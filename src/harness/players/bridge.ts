@@ -15,18 +15,18 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import type { BotFactory, Profile } from '../../index.js';
 import { childList, hookExit, killGroup } from './children.js';
 import type { BotCommand, BotFault } from './process.js';
-import { decisionMessage, handStartMessage, seatSeed, type DecisionMessage, type ToBot } from './protocol.js';
+import { askMessage, handStartMessage, seatSeed, ViewDelta, type AnyDecision, type ToBot, type ViewMode } from './protocol.js';
 
 /** A call to the helper thread. */
 export type BridgeCall =
   | { readonly op: 'start'; readonly spec: BotCommand; readonly rules: readonly Profile[]; readonly timeoutMs: number }
   | { readonly op: 'send'; readonly message: ToBot }
-  | { readonly op: 'request'; readonly decisions: readonly DecisionMessage[] }
+  | { readonly op: 'request'; readonly decisions: readonly AnyDecision[] }
   | { readonly op: 'close' };
 
 /** The helper's answer. */
 export type BridgeAnswer =
-  | { readonly ok: true; readonly pid?: number; readonly batch?: number; readonly allDecisions?: boolean; readonly view?: boolean; readonly actions?: unknown[] }
+  | { readonly ok: true; readonly pid?: number; readonly batch?: number; readonly allDecisions?: boolean; readonly view?: ViewMode; readonly actions?: unknown[] }
   | { readonly ok: false; readonly fault: BotFault; readonly message: string };
 
 /** Default time limit per decision (ms), as `tw16 run`'s. */
@@ -48,7 +48,7 @@ class Bridge {
   private dead: string | undefined;
   private readonly profiles = new Set<string>();
   allDecisions = false;
-  wantsView = true;
+  viewMode: ViewMode = 'full';
 
   constructor(
     readonly spec: BotCommand,
@@ -63,7 +63,7 @@ class Bridge {
     const a = this.call({ op: 'start', spec, rules: [rules], timeoutMs }, Math.max(timeoutMs, 30_000));
     this.pid = a.pid ?? 0;
     this.allDecisions = a.allDecisions === true;
-    this.wantsView = a.view !== false;
+    this.viewMode = a.view ?? 'full';
     this.profiles.add(rules.name);
     // Close it properly when the process runs out of work (an exit without that kills it: children.ts).
     process.once('beforeExit', () => this.close());
@@ -80,7 +80,7 @@ class Bridge {
     if (!this.dead) this.port.postMessage({ op: 'send', message } satisfies BridgeCall);
   }
 
-  request(d: DecisionMessage): unknown {
+  request(d: AnyDecision): unknown {
     return this.call({ op: 'request', decisions: [d] }, this.timeoutMs).actions![0];
   }
 
@@ -131,6 +131,7 @@ export function commandBot(spec: BotCommand, timeoutMs = BRIDGE_TIMEOUT_MS): Bot
     const b = bridge;
     b.useRules(rules);
     const seed = seatSeed(rng);
+    const delta = new ViewDelta();
     let started = false;
     return {
       decide(view, legal) {
@@ -139,7 +140,7 @@ export function commandBot(spec: BotCommand, timeoutMs = BRIDGE_TIMEOUT_MS): Bot
           b.send(handStartMessage(0, seat, seed, { handKey: view.handKey, dealer: view.dealer, round: view.roundWind, streak: view.streak }, rules.name, view.scores));
         }
         if (legal.length === 1 && !b.allDecisions) return legal[0]!;
-        return b.request(decisionMessage(0, view, legal, b.wantsView)) as number;
+        return b.request(askMessage(b.viewMode, 0, view, legal, delta)) as number;
       },
     };
   };

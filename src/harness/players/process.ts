@@ -17,12 +17,15 @@ import {
   helloMessage,
   parseBotLine,
   ProtocolError,
+  decisionJson,
   replyAction,
   shown,
+  viewMode,
+  type AnyDecision,
   type BotHello,
-  type DecisionMessage,
   type FromBot,
   type ToBot,
+  type ViewMode,
 } from './protocol.js';
 
 /** A bot program: its name in the experiment, the command (program and arguments) and the directory it runs in. */
@@ -76,8 +79,8 @@ export class BotProcess {
   batch = Infinity;
   /** The bot wants decisions with a single legal action too. */
   allDecisions = false;
-  /** The bot wants each decision's view (its hello did not say `view: false`). */
-  wantsView = true;
+  /** What the bot wants of each decision's view (its hello's `view`: full by default, none, or compact deltas). */
+  viewMode: ViewMode = 'full';
   private readonly child: ChildProcessWithoutNullStreams;
   private out = '';
   private err = '';
@@ -128,7 +131,7 @@ export class BotProcess {
     const hello = (await p.exchange(`${JSON.stringify(helloMessage(spec.name, opts.rules, opts.timeoutMs))}\n`, 'hello', -1, limit)) as BotHello;
     if (hello.batch !== undefined) p.batch = hello.batch;
     p.allDecisions = hello.allDecisions === true;
-    p.wantsView = hello.view !== false;
+    p.viewMode = viewMode(hello);
     return p;
   }
 
@@ -143,9 +146,9 @@ export class BotProcess {
   }
 
   /** Ask for `decisions` (at most `batch`); resolves to one action per decision (string actions mapped to ids where legal). */
-  async request(decisions: readonly DecisionMessage[]): Promise<unknown[]> {
+  async request(decisions: readonly AnyDecision[]): Promise<unknown[]> {
     const id = this.nextId++;
-    const line = `${JSON.stringify({ type: 'request', id, decisions })}\n`;
+    const line = `{"type":"request","id":${id},"decisions":[${decisions.map(decisionJson).join(',')}]}\n`;
     const reply = await this.exchange(line, 'reply', id, this.opts.timeoutMs);
     if (reply.type !== 'reply') throw this.fail(new BotProcessError('protocol', `answered request ${id} with a ${reply.type} line`));
     const actions = reply.actions;

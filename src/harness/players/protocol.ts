@@ -7,6 +7,12 @@
  *
  * Harness → bot: `hello`, `rules`, `hand_start`, `request`, `hand_end`, `error`, `bye`.
  * Bot → harness: `hello` (its answer to ours), `reply` (one per `request`), `error`.
+ *
+ * A decision carries the seat's view in one of three forms, as the bot's hello asks: the full
+ * view (`viewMessage`, the default), none (`view: false`), or the compact delta
+ * (`view: "delta"`, `ViewDelta`): the decision's facts in full, the seat's hand, the rivers,
+ * melds, flowers and ready flags as what changed since the seat's previous decision in the hand,
+ * for the bot to fold into the view it keeps (bots/examples/python/tw16bot.py).
  */
 import {
   VERSION,
@@ -40,10 +46,14 @@ export interface HelloMessage {
   readonly timeoutMs: number;
 }
 
+/** What a decision carries of the seat's view (the bot's hello `view`: true, false or "delta"). */
+export type ViewMode = 'full' | 'none' | 'delta';
+
 /**
  * The bot's hello. `batch`: most decisions per request (default: no limit); `allDecisions`: send
  * decisions with one legal action too; `view: false`: leave the view out of decisions (a bot that
- * needs only the legal actions, like a random one, saves most of each line's reading).
+ * needs only the legal actions, like a random one, saves most of each line's reading);
+ * `view: "delta"`: compact decisions (CompactDecision) whose view the bot folds itself.
  */
 export interface BotHello {
   readonly type: 'hello';
@@ -51,7 +61,7 @@ export interface BotHello {
   readonly name?: string;
   readonly batch?: number;
   readonly allDecisions?: boolean;
-  readonly view?: boolean;
+  readonly view?: boolean | 'delta';
 }
 
 /** A hand's position as sent: the engine's HandAt, its key as `key` and its round as a wind letter, and the rule profile's name. */
@@ -75,11 +85,18 @@ export interface HandStartMessage {
   readonly scores: readonly number[];
 }
 
-/** A meld as sent: kind, its (lowest) tile id, and its tiles in MPSZ (`""` for another seat's concealed kong, tile −1). */
+/**
+ * A meld as sent: kind, its (lowest) tile id, and its tiles in MPSZ (`""` for another seat's
+ * concealed kong, tile −1); where it came from: the seat whose discard it claimed and that
+ * discard (−1 and −1 for a concealed kong), and whether a kong was added to a claimed pung.
+ */
 export interface MeldMessage {
   readonly kind: MeldKindName;
   readonly tile: number;
   readonly tiles: string;
+  readonly from: number;
+  readonly claimed: number;
+  readonly added: boolean;
 }
 
 /** What one seat shows everyone. */
@@ -214,7 +231,7 @@ export function viewMessage(v: View): ViewMessage {
     for (let i = 0; i < v.meldCount(s); i++) {
       const kind = v.meldKind(s, i);
       const tile = v.meldTile(s, i);
-      melds.push({ kind, tile, tiles: meldTiles(kind, tile) });
+      melds.push({ kind, tile, tiles: meldTiles(kind, tile), from: v.meldFrom(s, i), claimed: v.meldClaimed(s, i), added: v.meldAdded(s, i) });
     }
     const river: number[] = [];
     let riverTiles = '';
@@ -265,6 +282,180 @@ export function decisionMessage(table: number, view: View, legal: ArrayLike<Acti
   const ids = Array.from(legal);
   const legalText = ids.map(formatAction);
   return withView ? { table, seat: view.seat, view: viewMessage(view), legal: ids, legalText } : { table, seat: view.seat, legal: ids, legalText };
+}
+
+// ───────────────────────── the compact delta view (hello view: "delta") ─────────────────────────
+
+/** `phase` in a compact decision: 0 turn, 1 claim, 2 rob (the index in this list). */
+export const DELTA_PHASES = ['turn', 'claim', 'rob'] as const;
+
+/** Change records of a compact decision, by their first number. */
+export const CHANGE_HAND = 0;
+export const CHANGE_RIVER = 1;
+export const CHANGE_MELDS = 2;
+export const CHANGE_FLOWERS = 3;
+export const CHANGE_READY = 4;
+
+/** Meld kinds in a compact `melds` change: chow, pung, claimed kong, concealed kong, kong added to a pung. */
+export const DELTA_MELD_KINDS = ['chow', 'pung', 'kong', 'concealed_kong', 'added_kong'] as const;
+
+/**
+ * A decision in compact form, a positional list (docs/protocol.md, "Compact decisions"):
+ * `[table, seat, legal, phase, drawn, offered, offeredBy, wallLeft, turns, changes]` — `changes`
+ * what changed in the seat's view since its previous decision in this hand (since an empty
+ * table at its first), each a list opening with its kind: `[0, tile, count, …]` (the seat's own
+ * concealed hand now holds `count` of `tile`, pairs for each tile that changed), `[1, seat,
+ * keep, tile…]` (that seat's river keeps its first `keep` tiles, then these follow), `[2, seat,
+ * kind, tile, from, claimed, …]` (that seat's melds, all of them, four numbers each, kinds as
+ * DELTA_MELD_KINDS), `[3, seat, flowers]` (its flower bitmask), `[4, seat, 0|1]` (ready or
+ * not). The seat's own concealed kongs show their tile, other seats' −1.
+ */
+export type CompactDecision = [table: number, seat: number, legal: number[], phase: number, drawn: number, offered: number, offeredBy: number, wallLeft: number, turns: number, changes: number[][]];
+
+/** A compact decision ready to send: its legal ids (to read the reply by) and its JSON text (a CompactDecision). */
+export interface CompactMessage {
+  readonly legal: readonly number[];
+  readonly json: string;
+}
+
+/** A decision as sent in a request: an object (full view or none), or compact. */
+export type AnyDecision = DecisionMessage | CompactMessage;
+
+/** The legal action ids of a decision in either form. */
+export function decisionLegal(d: AnyDecision): readonly number[] {
+  return d.legal;
+}
+
+/** The JSON text of a decision in a request line. */
+export function decisionJson(d: AnyDecision): string {
+  return 'json' in d ? d.json : JSON.stringify(d);
+}
+
+/** Most discards a river can hold (all the tiles). */
+const RIVER_CAP = 144;
+
+/**
+ * What one seat's program has been sent of its view in the current hand, so the next compact
+ * decision carries only what changed. One per (table, seat) a program holds; `reset()` at each
+ * hand start. The comparison is with what was sent, field by field, so it holds however the view
+ * changed in between (a claim taking a river's last tile, a pung becoming a kong). The decision
+ * is written as JSON text directly: it is on every decision's path.
+ */
+export class ViewDelta {
+  private readonly hand = new Uint8Array(34);
+  private readonly river = new Uint8Array(4 * RIVER_CAP);
+  private readonly riverLen = new Int16Array(4);
+  /** Per seat, its melds as sent: four numbers each (kind code, tile, from, claimed), at most five melds. */
+  private readonly melds = new Int8Array(4 * 20);
+  private readonly meldLen = new Int8Array(4);
+  private readonly flowers = new Int16Array(4);
+  private readonly ready = new Int8Array(4);
+
+  /** A new hand: nothing sent yet (an empty table). */
+  reset(): void {
+    this.hand.fill(0);
+    this.riverLen.fill(0);
+    this.meldLen.fill(0);
+    this.flowers.fill(0);
+    this.ready.fill(0);
+  }
+
+  /** The compact decision of `view`'s seat (CompactDecision as JSON); what it carries counts as sent. */
+  decision(table: number, view: View, legal: ArrayLike<Action>): CompactMessage {
+    const ids = Array.from(legal);
+    let changes = '';
+    const hand = view.hand;
+    let h = '';
+    for (let t = 0; t < 34; t++) {
+      const n = hand[t]!;
+      if (n !== this.hand[t]) {
+        h += `,${num(t)},${num(n)}`;
+        this.hand[t] = n;
+      }
+    }
+    if (h) changes = `[${CHANGE_HAND}${h}]`;
+    for (let s = 0; s < 4; s++) {
+      const o = s * RIVER_CAP;
+      const sent = this.riverLen[s]!;
+      const n = view.discardCount(s);
+      let keep = 0;
+      while (keep < sent && keep < n && this.river[o + keep] === view.discardAt(s, keep)) keep++;
+      if (keep < sent || n > keep) {
+        let c = `[${CHANGE_RIVER},${num(s)},${num(keep)}`;
+        for (let i = keep; i < n; i++) {
+          const t = view.discardAt(s, i);
+          c += `,${num(t)}`;
+          this.river[o + i] = t;
+        }
+        this.riverLen[s] = n;
+        changes += changes ? `,${c}]` : `${c}]`;
+      }
+      const m = view.meldCount(s);
+      const mo = s * 20;
+      let same = this.meldLen[s] === m;
+      for (let i = 0; i < m && same; i++) {
+        const k = mo + 4 * i;
+        same = this.melds[k] === meldCode(view, s, i) && this.melds[k + 1] === view.meldTile(s, i) && this.melds[k + 2] === view.meldFrom(s, i) && this.melds[k + 3] === view.meldClaimed(s, i);
+      }
+      if (!same) {
+        let c = `[${CHANGE_MELDS},${num(s)}`;
+        for (let i = 0; i < m; i++) {
+          const k = mo + 4 * i;
+          this.melds[k] = meldCode(view, s, i);
+          this.melds[k + 1] = view.meldTile(s, i);
+          this.melds[k + 2] = view.meldFrom(s, i);
+          this.melds[k + 3] = view.meldClaimed(s, i);
+          c += `,${num(this.melds[k]!)},${num(this.melds[k + 1]!)},${num(this.melds[k + 2]!)},${num(this.melds[k + 3]!)}`;
+        }
+        this.meldLen[s] = m;
+        changes += changes ? `,${c}]` : `${c}]`;
+      }
+      const f = view.flowers(s);
+      if (f !== this.flowers[s]) {
+        this.flowers[s] = f;
+        changes += `${changes ? ',' : ''}[${CHANGE_FLOWERS},${num(s)},${num(f)}]`;
+      }
+      const r = view.isReady(s) ? 1 : 0;
+      if (r !== this.ready[s]) {
+        this.ready[s] = r;
+        changes += `${changes ? ',' : ''}[${CHANGE_READY},${num(s)},${num(r)}]`;
+      }
+    }
+    let l = num(ids[0]!);
+    for (let i = 1; i < ids.length; i++) l += `,${num(ids[i]!)}`;
+    const phase = view.phase === 'turn' ? '0' : view.phase === 'claim' ? '1' : '2';
+    return {
+      legal: ids,
+      json: `[${num(table)},${num(view.seat)},[${l}],${phase},${num(view.drawn)},${num(view.offered)},${num(view.offeredBy)},${num(view.wallLeft)},${num(view.turns)},[${changes}]]`,
+    };
+  }
+}
+
+/** Decimal strings of −1…599, looked up: most of a compact decision's cost was turning numbers into text. */
+const NUMBERS = Array.from({ length: 601 }, (_, i) => String(i - 1));
+
+/** The decimal text of an integer (from the table when it is in −1…599). */
+function num(x: number): string {
+  return x >= -1 && x < 600 ? NUMBERS[x + 1]! : String(x);
+}
+
+/** A meld's kind code in a compact decision (DELTA_MELD_KINDS). */
+function meldCode(view: View, s: number, i: number): number {
+  const k = view.meldKind(s, i);
+  return k === 'chow' ? 0 : k === 'pung' ? 1 : k === 'concealed_kong' ? 3 : view.meldAdded(s, i) ? 4 : 2;
+}
+
+/**
+ * A decision as the program's hello asked for it: the full view, none, or compact (with the
+ * seat's `delta`, reset at each of its hands).
+ */
+export function askMessage(mode: ViewMode, table: number, view: View, legal: ArrayLike<Action>, delta: ViewDelta): AnyDecision {
+  return mode === 'delta' ? delta.decision(table, view, legal) : decisionMessage(table, view, legal, mode === 'full');
+}
+
+/** The view mode a bot's hello asks for. */
+export function viewMode(hello: BotHello): ViewMode {
+  return hello.view === 'delta' ? 'delta' : hello.view === false ? 'none' : 'full';
 }
 
 /** Our hello. */
@@ -344,7 +535,7 @@ export function parseBotLine(line: string): FromBot {
     if (m.name !== undefined && typeof m.name !== 'string') throw new ProtocolError(`hello: "name" must be a string`);
     if (m.batch !== undefined && !(Number.isInteger(m.batch) && (m.batch as number) >= 1)) throw new ProtocolError(`hello: "batch" must be a whole number ≥ 1, got ${JSON.stringify(m.batch)}`);
     if (m.allDecisions !== undefined && typeof m.allDecisions !== 'boolean') throw new ProtocolError(`hello: "allDecisions" must be true or false`);
-    if (m.view !== undefined && typeof m.view !== 'boolean') throw new ProtocolError(`hello: "view" must be true or false`);
+    if (m.view !== undefined && typeof m.view !== 'boolean' && m.view !== 'delta') throw new ProtocolError(`hello: "view" must be true, false or "delta", got ${JSON.stringify(m.view)}`);
     return m as unknown as BotHello;
   }
   if (m.type === 'reply') {
@@ -360,8 +551,9 @@ export function parseBotLine(line: string): FromBot {
  * (an unknown string is returned unchanged, so the engine names it as illegal). A reply's actions
  * must number exactly its request's decisions (checked by the caller).
  */
-export function replyAction(a: unknown, d: { readonly legal: readonly number[]; readonly legalText: readonly string[] }): unknown {
+export function replyAction(a: unknown, d: AnyDecision | { readonly legal: readonly number[]; readonly legalText: readonly string[] }): unknown {
   if (typeof a !== 'string') return a;
-  const i = d.legalText.indexOf(a);
+  const text = 'legalText' in d && d.legalText ? d.legalText : d.legal.map(formatAction);
+  const i = text.indexOf(a);
   return i >= 0 ? d.legal[i] : a;
 }

@@ -23,7 +23,7 @@ import { BotError, type BotFactory, type HandAt, type HandResult, type Step } fr
 import { NO_SCORES } from '../../engine/view.js';
 import type { Profile } from '../../rules/profiles.js';
 import { BotProcess, BotProcessError, type BotCommand } from '../players/process.js';
-import { decisionMessage, handEndMessage, handStartMessage, seatSeed, type DecisionMessage } from '../players/protocol.js';
+import { askMessage, handEndMessage, handStartMessage, seatSeed, ViewDelta, type AnyDecision } from '../players/protocol.js';
 
 /** One play of a job: a deal under one rule arm and one seating. */
 export interface Play {
@@ -86,13 +86,15 @@ export class TableFault extends Error {
 interface Ask {
   readonly seat: number;
   readonly program: BotProcess;
-  readonly message: DecisionMessage;
+  readonly message: AnyDecision;
 }
 
 /** One table and the play on it. */
 class TableSlot {
   readonly stepper = new HandStepper();
   readonly asks: Ask[] = [];
+  /** What each program seat has been sent of its view this hand (compact decisions). */
+  readonly deltas = [0, 1, 2, 3].map(() => new ViewDelta());
   play: Play | undefined;
   index = -1;
   gen: Generator<void, HandResult | MatchResult, void> | undefined;
@@ -230,7 +232,12 @@ function* handOn(slot: TableSlot, opts: InterleaveOptions, seats: readonly Seat[
     },
     seats[play.seating]!,
   );
-  for (let s = 0; s < 4; s++) players[s]!.program?.send(handStartMessage(slot.id, s, seatSeed(st.rngs[s]!), at, rules.name, scores ?? NO_SCORES));
+  for (let s = 0; s < 4; s++) {
+    const program = players[s]!.program;
+    if (!program) continue;
+    slot.deltas[s]!.reset();
+    program.send(handStartMessage(slot.id, s, seatSeed(st.rngs[s]!), at, rules.name, scores ?? NO_SCORES));
+  }
   for (let s = st.run(); s >= 0; s = st.run()) {
     // Ask every program seat of the window at once (none can see another's answer); a seat with
     // a single legal action is answered here unless its program asked to see every decision.
@@ -240,7 +247,7 @@ function* handOn(slot: TableSlot, opts: InterleaveOptions, seats: readonly Seat[
       const program = players[seat]!.program!;
       const legal = st.legal(seat);
       if (legal.length === 1 && !program.allDecisions) st.give(seat, legal[0]);
-      else slot.asks.push({ seat, program, message: decisionMessage(slot.id, st.view(seat), legal, program.wantsView) });
+      else slot.asks.push({ seat, program, message: askMessage(program.viewMode, slot.id, st.view(seat), legal, slot.deltas[seat]!) });
     }
     if (slot.asks.length > 0) yield;
   }
