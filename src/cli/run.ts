@@ -165,7 +165,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option('tables', { type: 'number', describe: 'tables each worker plays at once when bot programs play (their decisions batched into one request; 1: no batching). Default 64; never changes the output' })
       .option('resume', { type: 'boolean', default: false, describe: 'continue the unfinished run in the output directory (verified first: any change is refused)' })
       .option('force', { type: 'boolean', default: false, describe: 'replace the complete result in the output directory (when this run completes), or discard an unfinished run there' })
-      .option('decision-timeout', { type: 'number', describe: `seconds a bot may take over one decision (default ${DEFAULT_DECISION_TIMEOUT_MS / 1000}; 0: no limit)` })
+      .option('decision-timeout', { type: 'number', describe: `seconds a bot may take over one decision (default ${DEFAULT_DECISION_TIMEOUT_MS / 1000}; 0: no limit); a bot program's request of N decisions has N times it` })
       .option('quiet', { type: 'boolean', default: false, describe: 'print no summary table and no progress' })
       .option('shard', {
         type: 'string',

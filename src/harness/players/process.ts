@@ -3,6 +3,7 @@
  * process group of its own and listed until it exits (children.ts), its stderr passed through
  * line by line prefixed with its name. One request is outstanding at a time; the lines that need
  * no answer (`hand_start`, `hand_end`, `rules`) are queued and written with the next request.
+ * The time limit is per decision: a request of N decisions must be answered within N × the limit.
  *
  * Any fault ends the program and fails every call after it with one BotProcessError naming the
  * bot and what it did: it could not be started, it exited, it did not answer a request within the
@@ -53,7 +54,7 @@ export class BotProcessError extends Error {
 export interface StartOptions {
   /** The rule profiles hands may be played under (sent in hello). */
   readonly rules: readonly Profile[];
-  /** Longest wait for hello and for each reply (ms); 0: no limit. */
+  /** Longest wait for hello, and for a reply per decision of its request (ms); 0: no limit. */
   readonly timeoutMs: number;
   /** Where the bot's stderr goes, line by line (default: tw16's stderr, prefixed `[name] `). */
   readonly stderr?: (line: string) => void;
@@ -145,11 +146,14 @@ export class BotProcess {
     this.queued += `${JSON.stringify(m)}\n`;
   }
 
-  /** Ask for `decisions` (at most `batch`); resolves to one action per decision (string actions mapped to ids where legal). */
+  /**
+   * Ask for `decisions` (at most `batch`); resolves to one action per decision (string actions
+   * mapped to ids where legal). The bot has the time limit once per decision.
+   */
   async request(decisions: readonly AnyDecision[]): Promise<unknown[]> {
     const id = this.nextId++;
     const line = `{"type":"request","id":${id},"decisions":[${decisions.map(decisionJson).join(',')}]}\n`;
-    const reply = await this.exchange(line, 'reply', id, this.opts.timeoutMs);
+    const reply = await this.exchange(line, 'reply', id, this.opts.timeoutMs * decisions.length, decisions.length);
     if (reply.type !== 'reply') throw this.fail(new BotProcessError('protocol', `answered request ${id} with a ${reply.type} line`));
     const actions = reply.actions;
     if (actions.length !== decisions.length) {
@@ -190,7 +194,7 @@ export class BotProcess {
     setTimeout(() => this.kill(), ABORT_GRACE_MS);
   }
 
-  private exchange(line: string, what: 'hello' | 'reply', id: number, timeoutMs: number): Promise<FromBot> {
+  private exchange(line: string, what: 'hello' | 'reply', id: number, timeoutMs: number, decisions = 0): Promise<FromBot> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.waiting) return Promise.reject(new BotProcessError('protocol', `(tw16 bug) a second request while request ${this.waiting.id} is open`));
     return new Promise<FromBot>((resolve, reject) => {
@@ -198,7 +202,8 @@ export class BotProcess {
         timeoutMs > 0
           ? setTimeout(() => {
               const secs = timeoutMs / 1000;
-              this.fail(new BotProcessError('timeout', what === 'hello' ? `did not answer hello within ${secs} s` : `did not answer within ${secs} s (--decision-timeout)`));
+              const per = decisions > 1 ? ` (${decisions} decisions × ${timeoutMs / decisions / 1000} s, --decision-timeout)` : ' (--decision-timeout)';
+              this.fail(new BotProcessError('timeout', what === 'hello' ? `did not answer hello within ${secs} s` : `did not answer within ${secs} s${per}`));
             }, timeoutMs)
           : undefined;
       this.waiting = { what, id, resolve, reject, timer };

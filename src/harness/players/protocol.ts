@@ -42,7 +42,7 @@ export interface HelloMessage {
   readonly name: string;
   /** The rule profiles hands may be played under (more may come in `rules` lines). */
   readonly rules: readonly Profile[];
-  /** How long the bot may take to answer one `request` line, in ms (0: no limit). */
+  /** How long the bot may take per decision, in ms (0: no limit): a request of N decisions must be answered within N × this. */
   readonly timeoutMs: number;
 }
 

@@ -200,9 +200,15 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
       if (!(err instanceof TableFault)) return failed({ message: err instanceof Error ? err.message : String(err), deal: job.firstDeal, kind: 'internal', stack: fullStack(err) });
       // A fault during a request spanning several tables: play the job again one table at a time
       // (a fresh program; the same messages per table) to name the hand it comes from.
-      if (err.batched && (job.tables ?? DEFAULT_TABLES) > 1 && !signal?.aborted) {
+      // It may name another hand than the request's first (a fault that needs the load of a batch
+      // may not come back alone): the message says so and how many decisions the request held.
+      if (err.batched > 0 && (job.tables ?? DEFAULT_TABLES) > 1 && !signal?.aborted) {
         const again = await runJob({ ...job, tables: 1 }, signal);
-        if (again.error?.kind === 'bot') return again;
+        if (again.error?.kind === 'bot') {
+          const first = err.error as BotError;
+          const why = `bot "${first.bot}" failed on a request of ${err.batched} decisions from several tables (the first: seat ${first.seat} in hand ${first.handKey}); played again one table at a time, the first hand to fail alone: `;
+          return { ...again, error: { ...again.error, message: why + again.error.message } };
+        }
       }
       return fault(err.error, err.play.deal, err.play.arm, err.play.seating);
     }

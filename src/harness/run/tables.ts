@@ -67,15 +67,15 @@ export interface InterleaveStats {
 
 /**
  * What stopped the interleaved tables: `error` (a BotError, a referee's InvariantError, or
- * any other) at the table playing `play`. `batched`: a program's fault during a request that
- * spanned several tables, so its BotError names the first of them (job.ts then plays the job
- * again one table at a time to find the hand).
+ * any other) at the table playing `play`. `batched`: the decision count of the request during
+ * which a program failed when it spanned several tables (0 otherwise), so its BotError names the
+ * first of them (job.ts then plays the job again one table at a time to find the hand).
  */
 export class TableFault extends Error {
   constructor(
     readonly play: Play,
     readonly error: unknown,
-    readonly batched = false,
+    readonly batched = 0,
   ) {
     super(error instanceof Error ? error.message : String(error));
     this.name = 'TableFault';
@@ -197,7 +197,8 @@ export async function playInterleaved(plays: readonly Play[], opts: InterleaveOp
 /**
  * A program's fault during a request, as a TableFault holding its BotError. A request of one
  * table's decisions names its hand; one spanning several tables cannot say which decision the
- * fault came from: it names them all and the first, and is `batched`.
+ * fault came from: it names them all and the first, and is `batched` with the request's decision
+ * count.
  */
 function programFault(chunk: readonly { slot: TableSlot; ask: Ask }[], err: unknown): TableFault {
   const { slot, ask } = chunk[0]!;
@@ -208,7 +209,7 @@ function programFault(chunk: readonly { slot: TableSlot; ask: Ask }[], err: unkn
   const hands = slots.map((s) => s.stepper.at().handKey).join(', ');
   const name = st.botName(ask.seat);
   const message = `bot "${name}" ${what} during a request of ${chunk.length} decisions from hands ${hands} (--tables 1 tells which); the first: seat ${ask.seat} in hand ${st.at().handKey}`;
-  return new TableFault(slot.play!, new BotError(message, st.at(), name, ask.seat, undefined, []), true);
+  return new TableFault(slot.play!, new BotError(message, st.at(), name, ask.seat, undefined, []), chunk.length);
 }
 
 /** One hand on a slot's table: the hand stepper, driven until the hand is over, pausing (yield) while programs decide. */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getProfile, playHand } from '../../../src/index.js';
 import { commandBot } from '../../../src/harness/players/bridge.js';
+import { BotProcess } from '../../../src/harness/players/process.js';
 import { decisionMessage, handEndMessage, handStartMessage, helloMessage, meldTiles, parseBotLine, replyAction, ProtocolError } from '../../../src/harness/players/protocol.js';
 import { commandName, commandSpec, parseCommandSpec, resolveCommand, shellWords, splitBotList } from '../../../src/harness/players/command.js';
 import { loadBotFactory } from '../../../src/harness/players/load.js';
@@ -100,6 +101,22 @@ describe('protocol pieces', () => {
     expect(e.bots).toEqual([{ name: 'py', command: ['python3', 'bot.py'] }, { name: 'b', command: ['python3', 'b.py'] }, { name: 'greedy' }]);
     expect(() => validateExperiment({ name: 'x', seed: 1, hands: 1, bots: [{ name: 'py', command: [] }, 'greedy'] }, 'x.json', '/d')).toThrow(/bots\[0\]\.command/);
     expect(() => validateExperiment({ name: 'x', seed: 1, hands: 1, bots: [{ name: 'py', command: ['a'], path: 'b.js' }, 'greedy'] }, 'x.json', '/d')).toThrow(/not both/);
+  });
+});
+
+describe('time limits', () => {
+  it('are per decision: a request of N decisions has N times the limit, and the fault says so', async () => {
+    // A program that answers hello and nothing else.
+    const silent = `process.stdin.once('data', () => console.log(JSON.stringify({ type: 'hello', protocol: 'tw16-bot/1' }))); process.stdin.resume();`;
+    const p = await BotProcess.start({ name: 'silent', command: [process.execPath, '-e', silent] }, { rules: [getProfile('p0')], timeoutMs: 100 });
+    const d = { table: 0, seat: 0, legal: [128, 129], legalText: ['discard 1m', 'discard 2m'] };
+    const t0 = performance.now();
+    await expect(p.request([d, { ...d, table: 1 }, { ...d, table: 2 }])).rejects.toThrow(/^did not answer within 0\.3 s \(3 decisions × 0\.1 s, --decision-timeout\)$/);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(299); // never before N × the limit (a timer never fires early)
+    await p.close();
+    const q = await BotProcess.start({ name: 'silent', command: [process.execPath, '-e', silent] }, { rules: [getProfile('p0')], timeoutMs: 100 });
+    await expect(q.request([d])).rejects.toThrow(/^did not answer within 0\.1 s \(--decision-timeout\)$/);
+    await q.close();
   });
 });
 

@@ -130,7 +130,8 @@ describe.skipIf(!HAS_PYTHON)('bot programs in runs (python3)', () => {
 
   for (const [mode, says, flags] of [
     ['crash', /bot "faulty" \(seat \d\) in hand 5 exited with code 3/, []],
-    ['hang', /bot "faulty" \(seat \d\) in hand 5 did not answer within 1 s \(--decision-timeout\)/, ['--decision-timeout', '1']],
+    // (--tables 2: the limit is per decision, so a hang in a request of N decisions is seen after N s)
+    ['hang', /bot "faulty" \(seat \d\) in hand 5 did not answer within 1 s \(--decision-timeout\)/, ['--decision-timeout', '1', '--tables', '2']],
     ['garbage', /bot "faulty" \(seat \d\) in hand 5 wrote a line that is not JSON: "this is not JSON"/, []],
     ['illegal', /bot "faulty" \(seat \d\) in hand 5 returned an illegal action \?4032; legal: \[/, []],
     ['error', /bot "faulty" \(seat \d\) in hand 5 reported an error: faulty gives up/, []],
@@ -142,6 +143,8 @@ describe.skipIf(!HAS_PYTHON)('bot programs in runs (python3)', () => {
       const r = tw16(['run', exp, '--out', join(dir, 'out'), '--quiet', '--workers', '1', ...flags]);
       expect(r.code, r.err).toBe(1);
       expect(r.err).toMatch(says);
+      // A program's fault in a request of several tables' decisions: the job played again one table at a time names the hand, and the message says so.
+      if (mode !== 'illegal') expect(r.err).toMatch(/bot "faulty" failed on a request of \d+ decisions from several tables \(the first: seat \d in hand \d+\); played again one table at a time, the first hand to fail alone: bot "faulty" \(seat \d\) in hand 5 /);
       if (mode === 'crash') expect(r.err).toContain('[faulty] faulty: crashing on purpose'); // its stderr, passed through
       const replay = replayIn(r.err);
       expect(replay).toContain(`--bots 'cmd:python3 ${FAULTY} ${mode} 5 ${t},greedy,`);
