@@ -91,8 +91,8 @@ class Seat(dict):
     __slots__ = ("index", "_all")
     LAZY = ("flowerTiles", "riverTiles", "discarded")
 
-    def __init__(self, index, all_seats):
-        dict.__init__(self, melds=[], flowers=0, river=[], ready=False)
+    def __init__(self, index, all_seats, river):
+        dict.__init__(self, melds=[], flowers=0, river=river, ready=False)
         self.index = index
         self._all = all_seats
 
@@ -133,12 +133,14 @@ class View(dict):
     __slots__ = ()
     LAZY = ("handTiles", "handSize", "drawnTile", "offeredTile", "visible")
 
-    def __init__(self, hand_start):
-        """The view of hand_start's seat before anything happened at the table."""
+    def __init__(self, hand_start, rivers=None):
+        """The view of hand_start's seat before anything happened at the table; `rivers`: the
+        table's four river lists, shared with the program's other seats there (new ones if None)."""
         h = hand_start["hand"]
         seat = hand_start["seat"]
+        rivers = rivers or [[], [], [], []]
         seats = []
-        seats.extend(Seat(s, seats) for s in range(4))
+        seats.extend(Seat(s, seats, rivers[s]) for s in range(4))
         dict.__init__(
             self, seat=seat, dealer=h["dealer"], seatWind=(seat - h["dealer"]) % 4, roundWind="ESWN".index(h["round"]), streak=h["streak"],
             handKey=h["key"], rules=h["rules"], phase="turn", hand=[0] * 34, drawn=-1, offered=-1, offeredBy=-1, wallLeft=0, turns=0,
@@ -219,13 +221,22 @@ def _melds(c):
 class Views:
     """The views of the (table, seat)s a program holds, kept from compact decisions (docs/protocol.md,
     "Compact decisions"): hand_start(msg) at each hand start, then decision(compact) -> a Decision
-    whose "view" is the seat's View, updated."""
+    whose "view" is the seat's View, updated. The rivers are kept per table, shared by the
+    program's seats there (tw16 sends each river change once per table)."""
 
     def __init__(self):
         self.views = {}
+        self.rivers = {}
 
     def hand_start(self, msg):
-        v = View(msg)
+        """A hand starts at msg["table"]: every hand_start of a hand comes before its first decision."""
+        rivers = self.rivers.get(msg["table"])
+        if rivers is None:
+            rivers = self.rivers[msg["table"]] = [[], [], [], []]
+        else:
+            for r in rivers:
+                r.clear()
+        v = View(msg, rivers)
         self.views[msg["table"] * 4 + msg["seat"]] = v
         return v
 
@@ -241,7 +252,7 @@ class Views:
         seats = v["seats"]
         for c in changes:
             op = c[0]
-            if op == 1:  # a river: keep c[2] tiles, then these
+            if op == 1:  # a river (the table's, shared): keep c[2] tiles, then these
                 r = seats[c[1]]["river"]
                 del r[c[2]:]
                 r.extend(c[3:])
@@ -297,7 +308,11 @@ def run(bot, stdin=None, stdout=None):
     dumps = json.JSONEncoder(separators=(",", ":")).encode
     loads = json.loads
     views = Views() if bot.view == "delta" else None
+    # A bot that does not look at hand ends is spared parsing them (tw16 writes "type" first).
+    skip_hand_end = type(bot).hand_end is Bot.hand_end
     for line in stdin:
+        if skip_hand_end and line.startswith('{"type":"hand_end"'):
+            continue
         msg = loads(line)
         t = msg["type"]
         if t == "request":

@@ -7,15 +7,16 @@
  *
  * Experiments do not come through here: the harness plays many tables at once and batches their
  * decisions (src/harness/run/tables.ts). Both send a bot the same messages for a table and seat —
- * `hand_start` with the seat's seed drawn from the stream the factory gets, then one request per
- * decision with more than one legal action — so a run and its replay play the same. A bridged
- * bot gets no `hand_end`: a factory does not see the hand end.
+ * `hand_start` with the seat's seed drawn from the stream the factory gets, for each of its seats
+ * before the hand's first request, then one request per decision with more than one legal action
+ * — so a run and its replay play the same. A bridged bot gets no `hand_end`: a factory does not
+ * see the hand end.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import type { BotFactory, Profile } from '../../index.js';
+import type { BotFactory, Profile, View } from '../../index.js';
 import { childList, hookExit, killGroup } from './children.js';
 import type { BotCommand, BotFault } from './process.js';
-import { askMessage, handStartMessage, seatSeed, ViewDelta, type AnyDecision, type ToBot, type ViewMode } from './protocol.js';
+import { askMessage, handStartMessage, RiverDelta, seatSeed, ViewDelta, type AnyDecision, type ToBot, type ViewMode } from './protocol.js';
 
 /** A call to the helper thread. */
 export type BridgeCall =
@@ -49,6 +50,10 @@ class Bridge {
   private readonly profiles = new Set<string>();
   allDecisions = false;
   viewMode: ViewMode = 'full';
+  /** The rivers sent in this hand (compact decisions: one table, 0). */
+  readonly rivers = new RiverDelta();
+  /** The program's seats of the hand being set up, and their seeds: their hand_start lines go out before its first decision. */
+  private starting: { seat: number; seed: string }[] = [];
 
   constructor(
     readonly spec: BotCommand,
@@ -74,6 +79,20 @@ class Bridge {
     if (this.profiles.has(rules.name)) return;
     this.profiles.add(rules.name);
     this.send({ type: 'rules', profile: rules });
+  }
+
+  /** A seat of the program in the hand being set up (its factory was called): a new hand if the seat is already listed. */
+  seatFor(seat: number, seed: string): void {
+    if (this.starting.some((x) => x.seat === seat)) this.starting = [];
+    if (this.starting.length === 0) this.rivers.reset();
+    this.starting.push({ seat, seed });
+  }
+
+  /** Before a decision: the hand_start line of each seat of the hand not yet sent, all of them before its first decision. */
+  startHand(view: View, rules: string): void {
+    if (this.starting.length === 0) return;
+    for (const { seat, seed } of this.starting) this.send(handStartMessage(0, seat, seed, { handKey: view.handKey, dealer: view.dealer, round: view.roundWind, streak: view.streak }, rules, view.scores));
+    this.starting = [];
   }
 
   send(message: ToBot): void {
@@ -130,17 +149,13 @@ export function commandBot(spec: BotCommand, timeoutMs = BRIDGE_TIMEOUT_MS): Bot
     bridge ??= new Bridge(spec, timeoutMs, rules);
     const b = bridge;
     b.useRules(rules);
-    const seed = seatSeed(rng);
+    b.seatFor(seat, seatSeed(rng));
     const delta = new ViewDelta();
-    let started = false;
     return {
       decide(view, legal) {
-        if (!started) {
-          started = true;
-          b.send(handStartMessage(0, seat, seed, { handKey: view.handKey, dealer: view.dealer, round: view.roundWind, streak: view.streak }, rules.name, view.scores));
-        }
+        b.startHand(view, rules.name);
         if (legal.length === 1 && !b.allDecisions) return legal[0]!;
-        return b.request(askMessage(b.viewMode, 0, view, legal, delta)) as number;
+        return b.request(askMessage(b.viewMode, 0, view, legal, delta, b.rivers)) as number;
       },
     };
   };

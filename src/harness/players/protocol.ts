@@ -302,13 +302,15 @@ export const DELTA_MELD_KINDS = ['chow', 'pung', 'kong', 'concealed_kong', 'adde
 /**
  * A decision in compact form, a positional list (docs/protocol.md, "Compact decisions"):
  * `[table, seat, legal, phase, drawn, offered, offeredBy, wallLeft, turns, changes]` — `changes`
- * what changed in the seat's view since its previous decision in this hand (since an empty
- * table at its first), each a list opening with its kind: `[0, tile, count, …]` (the seat's own
- * concealed hand now holds `count` of `tile`, pairs for each tile that changed), `[1, seat,
- * keep, tile…]` (that seat's river keeps its first `keep` tiles, then these follow), `[2, seat,
- * kind, tile, from, claimed, …]` (that seat's melds, all of them, four numbers each, kinds as
- * DELTA_MELD_KINDS), `[3, seat, flowers]` (its flower bitmask), `[4, seat, 0|1]` (ready or
- * not). The seat's own concealed kongs show their tile, other seats' −1.
+ * what changed in the seat's view, each a list opening with its kind. Since the seat's previous
+ * decision in this hand (an empty table before its first): `[0, tile, count, …]` (its own
+ * concealed hand now holds `count` of `tile`, pairs for each tile that changed), `[2, seat, kind,
+ * tile, from, claimed, …]` (that seat's melds, all of them, four numbers each, kinds as
+ * DELTA_MELD_KINDS; the seat's own concealed kongs show their tile, other seats' −1),
+ * `[3, seat, flowers]` (its flower bitmask), `[4, seat, 0|1]` (ready or not). Since the
+ * program's previous decision at this table, whichever of its seats it was for: `[1, seat,
+ * keep, tile…]` (that seat's river keeps its first `keep` tiles, then these follow) — rivers are
+ * the same for every seat, so a program holding several seats of a table gets each discard once.
  */
 export type CompactDecision = [table: number, seat: number, legal: number[], phase: number, drawn: number, offered: number, offeredBy: number, wallLeft: number, turns: number, changes: number[][]];
 
@@ -335,45 +337,22 @@ export function decisionJson(d: AnyDecision): string {
 const RIVER_CAP = 144;
 
 /**
- * What one seat's program has been sent of its view in the current hand, so the next compact
- * decision carries only what changed. One per (table, seat) a program holds; `reset()` at each
- * hand start. The comparison is with what was sent, field by field, so it holds however the view
- * changed in between (a claim taking a river's last tile, a pung becoming a kong). The decision
- * is written as JSON text directly: it is on every decision's path.
+ * The rivers a program has been sent at one table in the current hand: one per (table, program),
+ * `reset()` at each hand start (before any decision of it), shared by the program's seats there.
+ * The comparison is with what was sent, tile by tile, so it holds however a river changed in
+ * between (a claim taking its last tile).
  */
-export class ViewDelta {
-  private readonly hand = new Uint8Array(34);
+export class RiverDelta {
   private readonly river = new Uint8Array(4 * RIVER_CAP);
   private readonly riverLen = new Int16Array(4);
-  /** Per seat, its melds as sent: four numbers each (kind code, tile, from, claimed), at most five melds. */
-  private readonly melds = new Int8Array(4 * 20);
-  private readonly meldLen = new Int8Array(4);
-  private readonly flowers = new Int16Array(4);
-  private readonly ready = new Int8Array(4);
 
-  /** A new hand: nothing sent yet (an empty table). */
   reset(): void {
-    this.hand.fill(0);
     this.riverLen.fill(0);
-    this.meldLen.fill(0);
-    this.flowers.fill(0);
-    this.ready.fill(0);
   }
 
-  /** The compact decision of `view`'s seat (CompactDecision as JSON); what it carries counts as sent. */
-  decision(table: number, view: View, legal: ArrayLike<Action>): CompactMessage {
-    const ids = Array.from(legal);
-    let changes = '';
-    const hand = view.hand;
-    let h = '';
-    for (let t = 0; t < 34; t++) {
-      const n = hand[t]!;
-      if (n !== this.hand[t]) {
-        h += `,${num(t)},${num(n)}`;
-        this.hand[t] = n;
-      }
-    }
-    if (h) changes = `[${CHANGE_HAND}${h}]`;
+  /** The river change records (JSON text, comma-separated) since the last call; what they carry counts as sent. */
+  changes(view: View): string {
+    let out = '';
     for (let s = 0; s < 4; s++) {
       const o = s * RIVER_CAP;
       const sent = this.riverLen[s]!;
@@ -388,8 +367,54 @@ export class ViewDelta {
           this.river[o + i] = t;
         }
         this.riverLen[s] = n;
-        changes += changes ? `,${c}]` : `${c}]`;
+        out += out ? `,${c}]` : `${c}]`;
       }
+    }
+    return out;
+  }
+}
+
+/**
+ * What one seat's program has been sent of the seat's own view in the current hand (hand, melds,
+ * flowers, ready flags; the rivers are the table's: RiverDelta), so the next compact decision
+ * carries only what changed. One per (table, seat) a program holds; `reset()` at each hand start.
+ * Compared with what was sent, field by field. The decision is written as JSON text directly:
+ * it is on every decision's path.
+ */
+export class ViewDelta {
+  private readonly hand = new Uint8Array(34);
+  /** Per seat, its melds as sent: four numbers each (kind code, tile, from, claimed), at most five melds. */
+  private readonly melds = new Int8Array(4 * 20);
+  private readonly meldLen = new Int8Array(4);
+  private readonly flowers = new Int16Array(4);
+  private readonly ready = new Int8Array(4);
+
+  /** A new hand: nothing sent yet (an empty table). */
+  reset(): void {
+    this.hand.fill(0);
+    this.meldLen.fill(0);
+    this.flowers.fill(0);
+    this.ready.fill(0);
+  }
+
+  /** The compact decision of `view`'s seat (CompactDecision as JSON), with the table's river changes from `rivers`; what it carries counts as sent. */
+  decision(table: number, view: View, legal: ArrayLike<Action>, rivers: RiverDelta): CompactMessage {
+    const ids: number[] = new Array<number>(legal.length); // (Array.from of a typed array is slow)
+    for (let i = 0; i < legal.length; i++) ids[i] = legal[i]!;
+    let changes = '';
+    const hand = view.hand;
+    let h = '';
+    for (let t = 0; t < 34; t++) {
+      const n = hand[t]!;
+      if (n !== this.hand[t]) {
+        h += `,${num(t)},${num(n)}`;
+        this.hand[t] = n;
+      }
+    }
+    if (h) changes = `[${CHANGE_HAND}${h}]`;
+    const r = rivers.changes(view);
+    if (r) changes += changes ? `,${r}` : r;
+    for (let s = 0; s < 4; s++) {
       const m = view.meldCount(s);
       const mo = s * 20;
       let same = this.meldLen[s] === m;
@@ -415,10 +440,10 @@ export class ViewDelta {
         this.flowers[s] = f;
         changes += `${changes ? ',' : ''}[${CHANGE_FLOWERS},${num(s)},${num(f)}]`;
       }
-      const r = view.isReady(s) ? 1 : 0;
-      if (r !== this.ready[s]) {
-        this.ready[s] = r;
-        changes += `${changes ? ',' : ''}[${CHANGE_READY},${num(s)},${num(r)}]`;
+      const ready = view.isReady(s) ? 1 : 0;
+      if (ready !== this.ready[s]) {
+        this.ready[s] = ready;
+        changes += `${changes ? ',' : ''}[${CHANGE_READY},${num(s)},${num(ready)}]`;
       }
     }
     let l = num(ids[0]!);
@@ -447,10 +472,10 @@ function meldCode(view: View, s: number, i: number): number {
 
 /**
  * A decision as the program's hello asked for it: the full view, none, or compact (with the
- * seat's `delta`, reset at each of its hands).
+ * seat's `delta` and the program's `rivers` at this table, both reset at each of its hands).
  */
-export function askMessage(mode: ViewMode, table: number, view: View, legal: ArrayLike<Action>, delta: ViewDelta): AnyDecision {
-  return mode === 'delta' ? delta.decision(table, view, legal) : decisionMessage(table, view, legal, mode === 'full');
+export function askMessage(mode: ViewMode, table: number, view: View, legal: ArrayLike<Action>, delta: ViewDelta, rivers: RiverDelta): AnyDecision {
+  return mode === 'delta' ? delta.decision(table, view, legal, rivers) : decisionMessage(table, view, legal, mode === 'full');
 }
 
 /** The view mode a bot's hello asks for. */

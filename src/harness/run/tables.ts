@@ -23,7 +23,7 @@ import { BotError, type BotFactory, type HandAt, type HandResult, type Step } fr
 import { NO_SCORES } from '../../engine/view.js';
 import type { Profile } from '../../rules/profiles.js';
 import { BotProcess, BotProcessError, type BotCommand } from '../players/process.js';
-import { askMessage, handEndMessage, handStartMessage, seatSeed, ViewDelta, type AnyDecision } from '../players/protocol.js';
+import { askMessage, handEndMessage, handStartMessage, RiverDelta, seatSeed, ViewDelta, type AnyDecision } from '../players/protocol.js';
 
 /** One play of a job: a deal under one rule arm and one seating. */
 export interface Play {
@@ -93,8 +93,9 @@ interface Ask {
 class TableSlot {
   readonly stepper = new HandStepper();
   readonly asks: Ask[] = [];
-  /** What each program seat has been sent of its view this hand (compact decisions). */
+  /** What each program seat has been sent of its view this hand, and each program of the rivers (compact decisions). */
   readonly deltas = [0, 1, 2, 3].map(() => new ViewDelta());
+  readonly rivers = new Map<BotProcess, RiverDelta>();
   play: Play | undefined;
   index = -1;
   gen: Generator<void, HandResult | MatchResult, void> | undefined;
@@ -237,6 +238,8 @@ function* handOn(slot: TableSlot, opts: InterleaveOptions, seats: readonly Seat[
     const program = players[s]!.program;
     if (!program) continue;
     slot.deltas[s]!.reset();
+    if (!slot.rivers.has(program)) slot.rivers.set(program, new RiverDelta());
+    slot.rivers.get(program)!.reset();
     program.send(handStartMessage(slot.id, s, seatSeed(st.rngs[s]!), at, rules.name, scores ?? NO_SCORES));
   }
   for (let s = st.run(); s >= 0; s = st.run()) {
@@ -248,7 +251,7 @@ function* handOn(slot: TableSlot, opts: InterleaveOptions, seats: readonly Seat[
       const program = players[seat]!.program!;
       const legal = st.legal(seat);
       if (legal.length === 1 && !program.allDecisions) st.give(seat, legal[0]);
-      else slot.asks.push({ seat, program, message: askMessage(program.viewMode, slot.id, st.view(seat), legal, slot.deltas[seat]!) });
+      else slot.asks.push({ seat, program, message: askMessage(program.viewMode, slot.id, st.view(seat), legal, slot.deltas[seat]!, slot.rivers.get(program)!) });
     }
     if (slot.asks.length > 0) yield;
   }

@@ -16,7 +16,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { ActionKind, actionKind, formatAction, getProfile, playHand, PROFILE_NAMES, type BotFactory } from '../../../src/index.js';
 import { loadBotFactory } from '../../../src/harness/players/load.js';
-import { decisionLegal, handStartMessage, replyAction, seatSeed, viewMessage, ViewDelta, type CompactDecision } from '../../../src/harness/players/protocol.js';
+import { decisionLegal, handStartMessage, replyAction, RiverDelta, seatSeed, viewMessage, ViewDelta, type CompactDecision } from '../../../src/harness/players/protocol.js';
 import { validateExperiment } from '../../../src/harness/experiment/experiment.js';
 import { runExperiment } from '../../../src/harness/run/run.js';
 import { validate } from '../../support/jsonschema.js';
@@ -47,8 +47,9 @@ const grabby: BotFactory = (_seat, rng) => ({
 
 /**
  * Hands of every profile played by `grabby` bots, each decision of a seat sent compactly as a
- * program would get it, with the JSON view tw16 would have sent beside it. Seats 1 and 3 skip
- * some decisions (as a bot not asked when one action is legal would): the changes then span them.
+ * program holding all four seats would get it (the rivers once per table), with the JSON view
+ * tw16 would have sent beside it. Seats 1 and 3 skip some decisions (as a bot not asked when one
+ * action is legal would): the changes then span them.
  */
 function stream(handsPerProfile: number): { lines: string[]; decisions: CompactDecision[] } {
   const lines: string[] = [];
@@ -57,20 +58,22 @@ function stream(handsPerProfile: number): { lines: string[]; decisions: CompactD
   for (const name of PROFILE_NAMES) {
     const rules = getProfile(name);
     for (let k = 0; k < handsPerProfile; k++, table++) {
+      const rivers = new RiverDelta();
+      const starts: { seat: number; seed: string }[] = [];
       const spy: BotFactory = (seat, rng, r) => {
         const inner = grabby(seat, rng, r);
         const delta = new ViewDelta();
+        starts.push({ seat, seed: seatSeed(rng) });
         let n = 0;
-        let started = false;
         return {
           decide(view, legal) {
-            if (!started) {
-              started = true;
+            // Every hand_start of the hand before its first decision, as tw16 sends them.
+            for (const x of starts.splice(0)) {
               const hand = { key: view.handKey, dealer: view.dealer, round: view.roundWind, streak: view.streak, rules: rules.name };
-              lines.push(JSON.stringify({ hand_start: handStartMessage(table, seat, seatSeed(rng), hand, view.scores) }));
+              lines.push(JSON.stringify({ hand_start: handStartMessage(table, x.seat, x.seed, hand, view.scores) }));
             }
             if (seat % 2 === 0 || n++ % 3 !== 1) {
-              const m = delta.decision(table, view, legal);
+              const m = delta.decision(table, view, legal, rivers);
               const c = JSON.parse(m.json) as CompactDecision;
               expect(m.legal).toEqual(c[2]);
               decisions.push(c);
@@ -148,6 +151,25 @@ describe('compact decisions', () => {
     expect(compact([...d.slice(0, 9), [[3, 1, 300]]]).join()).toMatch(/matches none of oneOf/);
     expect(compact([...d.slice(0, 9), [[0, 40, 1]]]).join()).toMatch(/matches none of oneOf/);
     expect(validate(schema, { $ref: '#/$defs/botHello' }, { type: 'hello', protocol: 'tw16-bot/1', view: 'deltas' })[0]).toMatch(/is not one of \[true,false,"delta"\]/);
+  });
+
+  it.skipIf(!HAS_PYTHON)('the helper skips parsing hand ends only for a bot that does not read them', () => {
+    const script = `
+import io, sys
+sys.path.insert(0, ${JSON.stringify(PY)})
+import tw16bot
+lines = ['{"type":"hand_end","table":0,"seat":1,"key":3,"result":{}}\\n', '{"type":"hand_end" this is not JSON\\n', '{"type":"bye"}\\n']
+class Reads(tw16bot.Bot):
+    def hand_end(self, msg): print("got", msg["key"])
+tw16bot.run(tw16bot.Bot(), stdin=iter(lines[1:]), stdout=io.StringIO())
+print("skipped")
+try:
+    tw16bot.run(Reads(), stdin=iter(lines), stdout=io.StringIO())
+except ValueError:
+    print("parsed")
+`;
+    const r = spawnSync('python3', ['-c', script], { encoding: 'utf8' });
+    expect(r.stdout.trim().split('\n'), r.stderr).toEqual(['skipped', 'got 3', 'parsed']);
   });
 
   it('a reply may name an action in words for a compact decision too', () => {
