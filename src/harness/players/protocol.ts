@@ -10,9 +10,10 @@
  *
  * A decision carries the seat's view in one of three forms, as the bot's hello asks: the full
  * view (`viewMessage`, the default), none (`view: false`), or the compact delta
- * (`view: "delta"`, `ViewDelta`): the decision's facts in full, the seat's hand, the rivers,
+ * (`view: "delta"`, `ViewDelta` and `RiverDelta`): the decision's facts in full, the seat's hand,
  * melds, flowers and ready flags as what changed since the seat's previous decision in the hand,
- * for the bot to fold into the view it keeps (bots/examples/python/tw16bot.py).
+ * the rivers as what changed since the program's previous decision at the table, for the bot to
+ * fold into the view it keeps (bots/examples/python/tw16bot.py).
  */
 import {
   VERSION,
