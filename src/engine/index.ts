@@ -9,3 +9,4 @@ export { playMatch, MatchStepper, handPosition, nextDeal, matchHandKey, MATCH_HA
 export { checkTable, makeChecker } from './check.js';
 export { makeRulesChecker, RuleViolation, type RulesCheckSetup } from './rules-check.js';
 export { LuckAccount, luckOf, LUCK_FEATURES, LUCK_F, LUCK_TERMS, LUCK_SCALES } from './luck.js';
+export { OBS_FORMAT, OBS_FIELDS, OBS_SIZE, encodeObservation, ACTION_IDS, actionId, actionOfId, type ObsField } from './obs.js';

@@ -13,6 +13,7 @@ import type { Profile } from '../rules/profiles.js';
 import type { Wind } from '../rules/types.js';
 import { playHand } from './hand.js';
 import type { LuckAccount } from './luck.js';
+import type { HandSetup } from './stepper.js';
 import type { BotFactory, HandAt, HandResult, Step } from './types.js';
 
 /** Hands a match may hold at most (dealer repeats included); hand keys are `match × this + hand`. */
@@ -42,6 +43,8 @@ export interface MatchInput {
   readonly check?: boolean;
   /** Every step of every hand. */
   readonly trace?: (step: Step) => void;
+  /** Every decision of every hand (the stepper's `onDecision`). */
+  readonly onDecision?: HandSetup['onDecision'];
   /** Called after each hand. */
   readonly onHand?: (result: HandResult) => void;
   /** Luck accounting for every hand (luck.ts); each result then carries its seats' luck. */
@@ -148,6 +151,7 @@ export function playMatch(input: MatchInput): MatchResult {
         perTai: input.perTai,
         check: input.check,
         trace: input.trace,
+        onDecision: input.onDecision,
         luck: input.luck,
       });
     m.record(result);

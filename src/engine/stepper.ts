@@ -42,6 +42,13 @@ export interface HandSetup extends TableSetup {
    * step, as test/engine/stepper.test.ts does).
    */
   readonly trace?: (step: Step) => void;
+  /**
+   * Called with every decision just before its answer is applied, whoever answered (a bot, or
+   * the driver for a seat without one) and forced ones (a single legal action) included: the
+   * seat, the view it decided on, its legal actions (valid during the call) and the answer as
+   * given. Decision datasets (`tw16 run --record decisions`) read the hand through it.
+   */
+  readonly onDecision?: (seat: number, view: View, legal: ArrayLike<Action>, answer: unknown) => void;
 }
 
 /** A seat of a hand: a bot factory (the stepper plays it), or null: the driver answers for it. */
@@ -67,6 +74,7 @@ export class HandStepper {
   private readonly answers: unknown[] = [undefined, undefined, undefined, undefined];
   private readonly given = new Uint8Array(4);
   private setup: HandSetup | null = null;
+  private onDecision: HandSetup['onDecision'] | null = null;
 
   /**
    * Set up and deal a hand, make the bots of `seats` (from each seat's stream), show them the
@@ -77,6 +85,7 @@ export class HandStepper {
     if (seats.length !== 4) throw new RangeError(`a hand needs 4 seats, got ${seats.length}`);
     const table = this.table;
     this.setup = setup;
+    this.onDecision = setup.onDecision ?? null;
     const trace = setup.trace;
     if (setup.check || trace) {
       // Two referees watch every step: the bookkeeping checker on the table itself, and the
@@ -132,11 +141,13 @@ export class HandStepper {
         } catch (err) {
           throw this.botError(s, 'threw', Array.from(table.legalOf(s)), err);
         }
+        this.onDecision?.(s, table.view(s), legal, a);
       } else {
         if (!this.given[s]) return s;
         a = this.answers[s];
         this.given[s] = 0;
         this.answers[s] = undefined;
+        this.onDecision?.(s, table.view(s), table.legalOf(s), a);
       }
       try {
         table.apply(s, a);
@@ -193,6 +204,7 @@ export class HandStepper {
   end(): void {
     this.table.onStep = null;
     this.setup = null;
+    this.onDecision = null;
     this.bots.fill(null);
   }
 

@@ -216,6 +216,36 @@ describe('both referees watch every driver', () => {
   }
 });
 
+describe('onDecision: every decision, whoever answered', () => {
+  /** The decisions a hand's trace records: seat, action, legal set and phase. */
+  const fromTrace = (steps: Step[]) => steps.flatMap((s) => (s.type === 'action' ? [[s.seat, s.action, s.legal.join(','), s.phase]] : []));
+  const hook = (into: unknown[][]) => (seat: number, view: { phase: string; seat: number }, legal: ArrayLike<number>, answer: unknown) => {
+    expect(view.seat).toBe(seat);
+    into.push([seat, answer, Array.from(legal).join(','), view.phase]);
+  };
+
+  it('playHand, playMatch and a stepper driven from outside report exactly the decisions the trace records, forced ones included', () => {
+    const rules = getProfile('full');
+    for (let k = 0; k < 6; k++) {
+      const steps: Step[] = [];
+      const seen: unknown[][] = [];
+      playHand({ ...setupOf(rules, k), bots: BOTS, trace: (s) => steps.push(s), onDecision: hook(seen) });
+      expect(seen.length).toBeGreaterThan(10);
+      expect(seen).toEqual(fromTrace(steps));
+      const outside: unknown[][] = [];
+      const outsideSteps: Step[] = [];
+      drive({ ...setupOf(rules, k), onDecision: hook(outside) }, [0, 2], (s) => outsideSteps.push(s));
+      expect(outside).toEqual(fromTrace(outsideSteps));
+      expect(outside).toEqual(seen);
+    }
+    const steps: Step[] = [];
+    const seen: unknown[][] = [];
+    playMatch({ rules: getProfile('table'), seed: 'dec', match: 1, bots: BOTS, trace: (s) => steps.push(s), onDecision: hook(seen) });
+    expect(seen).toEqual(fromTrace(steps));
+    expect(seen.some((d) => d[2] === String(d[1]))).toBe(true); // a forced decision (one legal action) is reported too
+  });
+});
+
 describe('the match stepper', () => {
   it('is the match loop playMatch runs: positions, scores, the end; asking for the next hand again gives the same', () => {
     const rules = getProfile('p0');
