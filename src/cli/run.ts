@@ -1,7 +1,7 @@
 /**
  * `tw16 run EXPERIMENT [--hands N | --matches N] [--workers K] [--out DIR] [--seed S] [--batch D]
  *                      [--bots A,B,C,D] [--tables T] [--resume] [--force] [--decision-timeout SECONDS] [--quiet]
- *                      [--shard I/N | --shard auto [--shards N]] [--continue] [--check]`
+ *                      [--shard I/N | --shard auto [--shards N]] [--continue] [--check] [--record decisions]`
  *
  * With --shard the run plays one of N deal ranges into OUT/shard-I-of-N (OUT: --out, default
  * results/<name>), for tw16 merge; `auto` reads a Slurm array's or a Kubernetes Indexed Job's
@@ -19,7 +19,7 @@ import type { CommandModule } from 'yargs';
 import { EXIT, InputError, UsageError } from '../core/errors.js';
 import { loadBotFactory } from '../harness/players/load.js';
 import { shellQuote } from '../core/shell.js';
-import { badDeals, botBase, loadExperiment, parseBotsFlag, recheckExperiment, type BotSpec, type Experiment } from '../harness/experiment/experiment.js';
+import { badDeals, botBase, loadExperiment, parseBotsFlag, parseRecord, recheckExperiment, RECORD_KINDS, type BotSpec, type Experiment } from '../harness/experiment/experiment.js';
 import { typeWarnings } from '../harness/players/typecheck.js';
 import { formatSummary } from '../harness/analysis/format.js';
 import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../harness/run/run.js';
@@ -49,6 +49,7 @@ interface RunArgs {
   continue?: boolean;
   check?: boolean;
   debug?: boolean;
+  record?: string;
 }
 
 function positiveInt(name: string, v: number | undefined, min = 1): void {
@@ -62,17 +63,29 @@ export function applyOverrides(e: Experiment, a: RunArgs): Experiment {
   const deals = a.hands ?? a.matches;
   const bad = deals === undefined ? undefined : badDeals(e.unit, deals);
   if (bad) throw new UsageError(`--${e.unit}: ${bad}`);
+  const { record: _record, ...rest } = e;
+  const record = a.record !== undefined ? parseRecordFlag(a.record) : (e.record ?? []);
   const out: Experiment = {
-    ...e,
+    ...rest,
     // The experiment's hypothesis is about its own line-up: another one's run makes no such claim.
     hypothesis: a.bots !== undefined ? '' : e.hypothesis,
     deals: deals ?? e.deals,
     seed: a.seed ?? e.seed,
     bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots,
     rules: a.rules !== undefined ? rulesListFlag(a.rules) : e.rules,
+    ...(record.length > 0 ? { record } : {}),
   };
   // A new roster or length is checked as a file would be (a league's seating, the stop rule's bots and looks).
   return a.bots !== undefined || deals !== undefined ? recheckExperiment(out, `${e.source} with ${a.bots !== undefined ? '--bots' : `--${e.unit}`}`) : out;
+}
+
+/** `--record A[,B]`: extra record files; a bad name is one line naming the flag. */
+function parseRecordFlag(text: string) {
+  try {
+    return parseRecord(text, '--record', 'record');
+  } catch {
+    throw new UsageError(`--record: expected ${RECORD_KINDS.join(' or ')} (comma-separated), got ${JSON.stringify(text)}`);
+  }
 }
 
 /** Load the module bots of a --bots roster (relative to the current directory): an error names --bots. */
@@ -106,6 +119,7 @@ function resumeCommand(a: RunArgs, outDir: string, shard?: Shard, outBase?: stri
   if (a.rules !== undefined) words.push('--rules', a.rules);
   if (a.decisionTimeout !== undefined) words.push('--decision-timeout', String(a.decisionTimeout));
   if (a.check) words.push('--check');
+  if (a.record !== undefined) words.push('--record', a.record);
   return words.map(shellQuote).join(' ');
 }
 
@@ -177,6 +191,11 @@ export const runCommand: CommandModule<object, RunArgs> = {
         type: 'boolean',
         default: false,
         describe: "for a scheduler's retries: resume the unfinished run in the output directory if there is one, else start; if it already holds this run's complete result, do nothing (exit 0)",
+      })
+      .option('record', {
+        type: 'string',
+        describe:
+          'extra record files (overrides the experiment\'s "record"): decisions → decisions.arrow, one row per decision a bot was asked (its observation tw16-obs-1, legal actions, action, points and luck of the hand; results/README.md)',
       })
       .option('check', {
         type: 'boolean',

@@ -25,6 +25,10 @@ import { commandSpec, isCommandSpec, parseCommandSpec, resolveCommand, splitBotL
 import { readJsonFile } from '../io/files.js';
 import { LEAGUE_MAX, LEAGUE_MIN, leagueDesign } from './design.js';
 
+/** The extra record files a run can write (`record`). */
+export const RECORD_KINDS = ['decisions'] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
 /** How bots are seated for each deal. See `seatings()`. */
 export type Seating = 'fixed' | 'rotate' | 'duplicate';
 
@@ -77,12 +81,17 @@ export interface Experiment {
   readonly bots: readonly BotSpec[];
   readonly seating: Seating;
   /**
-   * Luck accounting (README "Luck-adjusted comparisons"): record each seat's luck (hands.arrow
-   * `luck_0..3`) so the summary can report luck-adjusted points next to the raw ones. Absent: on.
+   * Luck accounting (README "Luck-adjusted comparisons"): record each seat's luck features (hands.arrow
+   * `luck_<seat>_<feature>`) so the summary can report luck-adjusted points next to the raw ones. Absent: on.
    */
   readonly luck?: boolean;
   /** Stop when decided; absent: play every deal. */
   readonly stop?: StopRule;
+  /**
+   * Extra record files the run writes: `decisions` → decisions.arrow (one row per decision a bot
+   * was asked: its observation, legal actions and answer; results/README.md). Absent: none.
+   */
+  readonly record?: readonly RecordKind[];
   /** Where the experiment came from (for messages); not part of the output. */
   readonly source: string;
   /** Absolute directory relative paths resolve against; not part of the output (machine-specific). */
@@ -142,7 +151,7 @@ export function resolvePath(e: Experiment, p: string): string {
   return resolve(e.baseDir, p);
 }
 
-const TOP_FIELDS = ['name', 'hypothesis', 'seed', 'hands', 'matches', 'rules', 'stakes', 'bots', 'seating', 'luck', 'stop', '$schema', 'comment'];
+const TOP_FIELDS = ['name', 'hypothesis', 'seed', 'hands', 'matches', 'rules', 'stakes', 'bots', 'seating', 'luck', 'stop', 'record', '$schema', 'comment'];
 
 function fail(source: string, field: string, expected: string, got?: unknown): never {
   const shown = got === undefined ? '' : `, got ${JSON.stringify(got)}`;
@@ -236,6 +245,7 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
   const luck = o.luck ?? true;
   if (typeof luck !== 'boolean') fail(source, 'luck', 'true or false', luck);
   const stop = o.stop === undefined ? undefined : stopRule(o.stop, source, unit, deals, bots, seating, rules.length);
+  const record = parseRecord(o.record ?? [], source, 'record');
 
   return {
     name,
@@ -249,6 +259,8 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
     seating,
     luck,
     ...(stop ? { stop } : {}),
+    // Only when asked for: the recorded experiment of a run without it stays as it was.
+    ...(record.length > 0 ? { record } : {}),
     source,
     baseDir,
   };
@@ -321,6 +333,19 @@ export function stopLooks(e: Pick<Experiment, 'deals' | 'unit' | 'stop'>): numbe
 /** The experiment is a league: 5–16 bots, one table of four a deal (design.ts). */
 export function isLeague(e: Pick<Experiment, 'bots'>): boolean {
   return e.bots.length >= LEAGUE_MIN;
+}
+
+/**
+ * A list of extra record files (`record` in an experiment, `--record` on the command line: a list
+ * or comma-separated names of RECORD_KINDS), each once, in RECORD_KINDS order. UsageError naming
+ * `source` and `field` otherwise.
+ */
+export function parseRecord(value: unknown, source: string, field: string): RecordKind[] {
+  const words = typeof value === 'string' ? value.split(',').map((w) => w.trim()) : value;
+  if (!Array.isArray(words) || words.some((w) => !(RECORD_KINDS as readonly unknown[]).includes(w))) {
+    fail(source, field, `a list of extra record files from ${RECORD_KINDS.map((k) => `"${k}"`).join(', ')}`, value);
+  }
+  return RECORD_KINDS.filter((k) => (words as unknown[]).includes(k));
 }
 
 /** A bot written as a string: a built-in name, a module path, or `[NAME=]cmd:WORDS`. */

@@ -10,10 +10,12 @@ import {
   AsyncByteQueue,
   Bool,
   Field,
+  FixedSizeList,
   Float32,
   Float64,
   Int8,
   Int32,
+  List,
   RecordBatch,
   RecordBatchFileWriter,
   Schema,
@@ -26,14 +28,14 @@ import {
   type DataType,
   type Data,
 } from 'apache-arrow';
-import { allocate, type Batch, type ColumnKind, type ColumnSpec, type Utf8Column } from './columns.js';
+import { allocate, width, type Batch, type ColumnSpec, type ListColumn, type Utf8Column } from './columns.js';
 import { io, renameFile } from './files.js';
 
 /** Rows per record batch in every file we write. Fixed: part of the output format. */
 export const ROWS_PER_BATCH = 65536;
 
-function arrowType(kind: ColumnKind): DataType {
-  switch (kind) {
+function arrowType(spec: ColumnSpec): DataType {
+  switch (spec.kind) {
     case 'u8':
       return new Uint8();
     case 'i8':
@@ -52,6 +54,10 @@ function arrowType(kind: ColumnKind): DataType {
       return new Bool();
     case 'utf8':
       return new Utf8();
+    case 'u8xN':
+      return new FixedSizeList(spec.size!, new Field('item', new Uint8(), false));
+    case 'u16list':
+      return new List(new Field('item', new Uint16(), false));
   }
 }
 
@@ -63,7 +69,7 @@ export function arrowSchema(specs: readonly ColumnSpec[], metadata: ReadonlyMap<
     seen.add(s.name);
   }
   return new Schema(
-    specs.map((s) => new Field(s.name, arrowType(s.kind), false)),
+    specs.map((s) => new Field(s.name, arrowType(s), false)),
     new Map(metadata),
   );
 }
@@ -106,6 +112,11 @@ export function toRecordBatch(schema: Schema, specs: readonly ColumnSpec[], batc
     const col = batch.columns[c]!;
     const type = schema.fields[c]!.type;
     if (spec.kind === 'bool') return makeData({ type, length: n, data: packBits(col as Uint8Array, n) } as never);
+    if (spec.kind === 'u8xN') return makeData({ type, length: n, child: makeData({ type: new Uint8(), length: n * spec.size!, data: col as Uint8Array }) } as never);
+    if (spec.kind === 'u16list') {
+      const l = col as ListColumn;
+      return makeData({ type, length: n, valueOffsets: l.offsets, child: makeData({ type: new Uint16(), length: l.offsets[n]!, data: l.items }) } as never);
+    }
     if (spec.kind !== 'utf8') return makeData({ type, length: n, data: col } as never);
     const s = col as Utf8Column;
     return makeData({ type, length: n, valueOffsets: s.offsets, data: s.bytes } as never);
@@ -113,12 +124,13 @@ export function toRecordBatch(schema: Schema, specs: readonly ColumnSpec[], batc
   return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: n, children }));
 }
 
-/** Pending rows of one column, up to ROWS_PER_BATCH. */
+/** Pending rows of one column, up to ROWS_PER_BATCH (strings' bytes, or lists' items, as parts). */
 interface Pending {
   nums: Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | null;
   strOffsets: Int32Array | null;
   strBytes: Uint8Array[];
   strLength: number;
+  listItems: Uint16Array[] | null;
 }
 
 /**
@@ -146,7 +158,7 @@ export class ArrowTableWriter {
     this.schema = arrowSchema(specs, metadata);
     this.fd = io(this.tmpPath, 'create', () => openSync(this.tmpPath, 'w'));
     this.writer.reset(new FdSink(this.fd, this.tmpPath), this.schema);
-    this.pending = specs.map((s) => this.emptyPending(s.kind));
+    this.pending = specs.map((s) => this.emptyPending(s));
   }
 
   /** Append all rows of `batch` (columns in spec order). */
@@ -182,10 +194,9 @@ export class ArrowTableWriter {
     renameFile(this.tmpPath, this.path);
   }
 
-  private emptyPending(kind: ColumnKind): Pending {
-    return kind === 'utf8'
-      ? { nums: null, strOffsets: new Int32Array(this.rowsPerBatch + 1), strBytes: [], strLength: 0 }
-      : { nums: allocate(kind, this.rowsPerBatch), strOffsets: null, strBytes: [], strLength: 0 };
+  private emptyPending(spec: ColumnSpec): Pending {
+    if (spec.kind === 'utf8' || spec.kind === 'u16list') return { nums: null, strOffsets: new Int32Array(this.rowsPerBatch + 1), strBytes: [], strLength: 0, listItems: spec.kind === 'u16list' ? [] : null };
+    return { nums: allocate(spec.kind, this.rowsPerBatch * width(spec)), strOffsets: null, strBytes: [], strLength: 0, listItems: null };
   }
 
   private copyRows(batch: Batch, from: number, count: number): void {
@@ -194,7 +205,15 @@ export class ArrowTableWriter {
       const p = this.pending[c]!;
       const src = batch.columns[c]!;
       if (p.nums) {
-        p.nums.set((src as Uint8Array).subarray(from, from + count) as never, at);
+        const w = width(this.specs[c]!);
+        p.nums.set((src as Uint8Array).subarray(from * w, (from + count) * w) as never, at * w);
+      } else if (p.listItems) {
+        const l = src as ListColumn;
+        const start = l.offsets[from]!;
+        const end = l.offsets[from + count]!;
+        for (let i = 1; i <= count; i++) p.strOffsets![at + i] = p.strLength + l.offsets[from + i]! - start;
+        p.listItems.push(l.items.subarray(start, end));
+        p.strLength += end - start;
       } else {
         const s = src as Utf8Column;
         const start = s.offsets[from]!;
@@ -211,8 +230,17 @@ export class ArrowTableWriter {
   private flush(): void {
     const n = this.pendingRows;
     if (n === 0) return;
-    const columns = this.pending.map((p) => {
-      if (p.nums) return p.nums.subarray(0, n);
+    const columns = this.pending.map((p, c) => {
+      if (p.nums) return p.nums.subarray(0, n * width(this.specs[c]!));
+      if (p.listItems) {
+        const items = new Uint16Array(p.strLength);
+        let o = 0;
+        for (const part of p.listItems) {
+          items.set(part, o);
+          o += part.length;
+        }
+        return { offsets: p.strOffsets!.subarray(0, n + 1), items };
+      }
       const bytes = new Uint8Array(p.strLength);
       let o = 0;
       for (const part of p.strBytes) {
@@ -223,7 +251,7 @@ export class ArrowTableWriter {
     });
     this.writer.write(toRecordBatch(this.schema, this.specs, { rows: n, columns }));
     this.pendingRows = 0;
-    this.pending.splice(0, this.pending.length, ...this.specs.map((s) => this.emptyPending(s.kind)));
+    this.pending.splice(0, this.pending.length, ...this.specs.map((s) => this.emptyPending(s)));
   }
 }
 

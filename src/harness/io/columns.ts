@@ -6,14 +6,20 @@
  * bytes). The same column specs define the Arrow schema, so a column is declared once.
  */
 
-/** Storage kinds of a column. `bool` travels as one byte per row and is bit-packed on write. */
-export type ColumnKind = 'u8' | 'i8' | 'u16' | 'i32' | 'u32' | 'f32' | 'f64' | 'bool' | 'utf8';
+/**
+ * Storage kinds of a column. `bool` travels as one byte per row and is bit-packed on write;
+ * `u8xN` is a fixed-size list of `size` uint8 per row (Arrow FixedSizeList, one flat Uint8Array
+ * of rows × size); `u16list` a list of uint16 of any length per row (Arrow List: offsets + values).
+ */
+export type ColumnKind = 'u8' | 'i8' | 'u16' | 'i32' | 'u32' | 'f32' | 'f64' | 'bool' | 'utf8' | 'u8xN' | 'u16list';
 
 /** One column: its name in the file, storage kind and meaning (documented in results/README.md). */
 export interface ColumnSpec {
   readonly name: string;
   readonly kind: ColumnKind;
   readonly doc: string;
+  /** `u8xN` only: values per row. */
+  readonly size?: number;
   /** For a column added after 0.1.0: the value `tw16 diff` reads for it in files written before it existed. */
   readonly absentAs?: number | boolean;
 }
@@ -27,12 +33,19 @@ export type ColumnData =
   | Uint32Array
   | Float32Array
   | Float64Array
-  | Utf8Column;
+  | Utf8Column
+  | ListColumn;
 
 /** Strings in Arrow layout: value i is bytes[offsets[i] .. offsets[i+1]). offsets.length = rows + 1. */
 export interface Utf8Column {
   readonly offsets: Int32Array;
   readonly bytes: Uint8Array;
+}
+
+/** Lists of uint16: the values of row i are items[offsets[i] .. offsets[i+1]). offsets.length = rows + 1. */
+export interface ListColumn {
+  readonly offsets: Int32Array;
+  readonly items: Uint16Array;
 }
 
 /** Rows of one table: `rows` values in every column, in spec order. */
@@ -49,14 +62,17 @@ export class BatchBuilder {
   private capacity: number;
   private readonly nums: (Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | null)[];
   private readonly strs: (string[] | null)[];
+  /** `u16list` columns: their values so far and each row's end. */
+  private readonly lists: ({ values: Uint16Array; length: number; ends: number[] } | null)[];
 
   constructor(
     readonly specs: readonly ColumnSpec[],
     initialCapacity = 1024,
   ) {
     this.capacity = Math.max(16, initialCapacity);
-    this.nums = specs.map((s) => (s.kind === 'utf8' ? null : allocate(s.kind, this.capacity)));
+    this.nums = specs.map((s) => (s.kind === 'utf8' || s.kind === 'u16list' ? null : allocate(s.kind, this.capacity * width(s))));
     this.strs = specs.map((s) => (s.kind === 'utf8' ? [] : null));
+    this.lists = specs.map((s) => (s.kind === 'u16list' ? { values: new Uint16Array(16 * this.capacity), length: 0, ends: [] } : null));
   }
 
   /** Number of rows so far. */
@@ -69,7 +85,29 @@ export class BatchBuilder {
     if (this.rows === this.capacity) this.grow();
     const r = this.rows++;
     for (const s of this.strs) s?.push('');
+    for (const l of this.lists) l?.ends.push(l.length);
     return r;
+  }
+
+  /** Set `u8xN` column `col` of row `row` to `values` (exactly its size). */
+  setFixed(row: number, col: number, values: ArrayLike<number>): void {
+    const size = this.specs[col]!.size!;
+    if (values.length !== size) throw new RangeError(`column "${this.specs[col]!.name}" holds ${size} values a row, got ${values.length}`);
+    (this.nums[col] as Uint8Array).set(values, row * size);
+  }
+
+  /** Set `u16list` column `col` of the last row added to `values`. */
+  setList(row: number, col: number, values: ArrayLike<number>): void {
+    const l = this.lists[col]!;
+    if (row !== this.rows - 1 || l.ends[row] !== l.length) throw new Error(`column "${this.specs[col]!.name}": a list is set once, on the last row added`);
+    if (l.length + values.length > l.values.length) {
+      const next = new Uint16Array(Math.max(2 * l.values.length, l.length + values.length));
+      next.set(l.values.subarray(0, l.length));
+      l.values = next;
+    }
+    l.values.set(values, l.length);
+    l.length += values.length;
+    l.ends[row] = l.length;
   }
 
   /** Set column `col` (index into specs) of row `row`. Numbers for numeric/bool columns, strings for utf8. */
@@ -81,9 +119,11 @@ export class BatchBuilder {
 
   /** The rows as a transferable Batch (copies trimmed to length). */
   build(): Batch {
-    const columns: ColumnData[] = this.specs.map((_, i) => {
+    const columns: ColumnData[] = this.specs.map((spec, i) => {
       const n = this.nums[i];
-      return n ? n.slice(0, this.rows) : encodeStrings(this.strs[i]!);
+      const l = this.lists[i];
+      if (l) return { offsets: Int32Array.from([0, ...l.ends]), items: l.values.slice(0, l.length) };
+      return n ? n.slice(0, this.rows * width(spec)) : encodeStrings(this.strs[i]!);
     });
     return { rows: this.rows, columns };
   }
@@ -93,18 +133,24 @@ export class BatchBuilder {
     for (let i = 0; i < this.nums.length; i++) {
       const old = this.nums[i];
       if (!old) continue;
-      const next = allocate(this.specs[i]!.kind, this.capacity);
+      const next = allocate(this.specs[i]!.kind, this.capacity * width(this.specs[i]!));
       next.set(old as never);
       this.nums[i] = next;
     }
   }
 }
 
-/** A zeroed typed array for `kind` (not utf8). */
+/** Values a row takes in a column's typed array: its size for `u8xN`, else 1. */
+export function width(spec: ColumnSpec): number {
+  return spec.kind === 'u8xN' ? spec.size! : 1;
+}
+
+/** A zeroed typed array for `kind` (not utf8 or u16list). */
 export function allocate(kind: ColumnKind, n: number): Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array {
   switch (kind) {
     case 'u8':
     case 'bool':
+    case 'u8xN':
       return new Uint8Array(n);
     case 'i8':
       return new Int8Array(n);
@@ -119,7 +165,8 @@ export function allocate(kind: ColumnKind, n: number): Uint8Array | Int8Array | 
     case 'f64':
       return new Float64Array(n);
     case 'utf8':
-      throw new Error('utf8 columns are not typed arrays');
+    case 'u16list':
+      throw new Error(`${kind} columns are not one typed array`);
   }
 }
 
@@ -146,22 +193,27 @@ export function encodeStrings(values: readonly string[]): Utf8Column {
 export function transferables(batch: Batch): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];
   for (const c of batch.columns) {
-    if ('offsets' in c) out.push(c.offsets.buffer as ArrayBuffer, c.bytes.buffer as ArrayBuffer);
+    if ('bytes' in c) out.push(c.offsets.buffer as ArrayBuffer, c.bytes.buffer as ArrayBuffer);
+    else if ('items' in c) out.push(c.offsets.buffer as ArrayBuffer, c.items.buffer as ArrayBuffer);
     else out.push(c.buffer as ArrayBuffer);
   }
   return out;
 }
 
-/** The rows of `batch` whose flag in `keep` is set, in order (a new batch; `batch` is left as it is). */
+/**
+ * The rows of `batch` whose flag in `keep` is set, in order (a new batch; `batch` is left as it is).
+ * A typed-array column holds `length / rows` values a row (a `u8xN` column its size).
+ */
 export function keepRows(batch: Batch, keep: ArrayLike<number | boolean>): Batch {
   const idx: number[] = [];
   for (let i = 0; i < batch.rows; i++) if (keep[i]) idx.push(i);
   if (idx.length === batch.rows) return batch;
   const columns = batch.columns.map((c): ColumnData => {
     if (!('offsets' in c)) {
-      const from = c as Exclude<ColumnData, Utf8Column> & { [i: number]: number };
-      const out = new (c.constructor as new (n: number) => typeof from)(idx.length);
-      idx.forEach((i, k) => (out[k] = from[i]!));
+      const from = c as Exclude<ColumnData, Utf8Column | ListColumn>;
+      const w = batch.rows > 0 ? from.length / batch.rows : 1;
+      const out = new (c.constructor as new (n: number) => typeof from)(idx.length * w);
+      idx.forEach((i, k) => out.set(from.subarray(i * w, i * w + w) as never, k * w));
       return out;
     }
     const offsets = new Int32Array(idx.length + 1);
@@ -170,9 +222,10 @@ export function keepRows(batch: Batch, keep: ArrayLike<number | boolean>): Batch
       total += c.offsets[i + 1]! - c.offsets[i]!;
       offsets[k + 1] = total;
     });
-    const bytes = new Uint8Array(total);
-    idx.forEach((i, k) => bytes.set(c.bytes.subarray(c.offsets[i]!, c.offsets[i + 1]!), offsets[k]!));
-    return { offsets, bytes };
+    const values = 'bytes' in c ? c.bytes : c.items;
+    const kept = new (values.constructor as new (n: number) => typeof values)(total);
+    idx.forEach((i, k) => kept.set(values.subarray(c.offsets[i]!, c.offsets[i + 1]!) as never, offsets[k]!));
+    return 'bytes' in c ? { offsets, bytes: kept as Uint8Array } : { offsets, items: kept as Uint16Array };
   });
   return { rows: idx.length, columns };
 }

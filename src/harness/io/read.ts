@@ -5,7 +5,7 @@
 import { open } from 'node:fs/promises';
 import { RecordBatchReader, type RecordBatch } from 'apache-arrow';
 import { InputError, IoError, isSystemError } from '../../core/errors.js';
-import { allocate, type Batch, type ColumnData, type ColumnSpec } from './columns.js';
+import { allocate, width, type Batch, type ColumnData, type ColumnSpec } from './columns.js';
 import { ioAsync } from './files.js';
 
 /** An Arrow error while reading `path` as what it is: a file that is not what it should be (exit 2). */
@@ -62,8 +62,8 @@ export async function readMetadata(path: string): Promise<Map<string, string>> {
 export function toBatch(rb: RecordBatch, specs: readonly ColumnSpec[]): Batch {
   const columns: ColumnData[] = specs.map((spec) => {
     const child = rb.getChild(spec.name);
-    if (!child && spec.absentAs !== undefined && spec.kind !== 'utf8') {
-      const filled = allocate(spec.kind, rb.numRows);
+    if (!child && spec.absentAs !== undefined && spec.kind !== 'utf8' && spec.kind !== 'u16list') {
+      const filled = allocate(spec.kind, rb.numRows * width(spec));
       filled.fill(Number(spec.absentAs));
       return filled;
     }
@@ -77,6 +77,23 @@ export function toBatch(rb: RecordBatch, specs: readonly ColumnSpec[]): Batch {
       const offsets = new Int32Array(n + 1);
       for (let i = 0; i <= n; i++) offsets[i] = offs[offset + i]! - base;
       return { offsets, bytes: (data.values as Uint8Array).slice(base, base + offsets[n]!) };
+    }
+    // A batch of no rows (a journal that is only its schema reads as one) may come without list children.
+    if (n === 0 && spec.kind === 'u8xN') return new Uint8Array(0);
+    if (n === 0 && spec.kind === 'u16list') return { offsets: new Int32Array(1), items: new Uint16Array(0) };
+    if (spec.kind === 'u8xN') {
+      const items = data.children[0]!;
+      const size = spec.size!;
+      const from = (items.offset + offset * size);
+      return (items.values as Uint8Array).slice(from, from + n * size);
+    }
+    if (spec.kind === 'u16list') {
+      const offs = data.valueOffsets as Int32Array;
+      const base = offs[offset]!;
+      const offsets = new Int32Array(n + 1);
+      for (let i = 0; i <= n; i++) offsets[i] = offs[offset + i]! - base;
+      const items = data.children[0]!;
+      return { offsets, items: (items.values as Uint16Array).slice(items.offset + base, items.offset + base + offsets[n]!) };
     }
     if (spec.kind === 'bool') {
       const bits = data.values as Uint8Array;

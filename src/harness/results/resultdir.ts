@@ -38,8 +38,8 @@ export interface Manifest {
   readonly experimentSha256?: string;
   /** A shard: which one, and its deals [first, end). */
   readonly shard?: ShardRecord;
-  /** A shard: the rows of hands.arrow and wins.arrow. */
-  readonly rows?: { readonly hands: number; readonly wins: number };
+  /** A shard: the rows of hands.arrow and wins.arrow (and decisions.arrow, when recorded). */
+  readonly rows?: { readonly hands: number; readonly wins: number; readonly decisions?: number };
   /** A shard: the bots' code it was played with (botfiles.ts), so that merge can refuse a mix. */
   readonly bots?: readonly BotFingerprint[];
   /**
@@ -130,7 +130,7 @@ export async function openResult(dir: string, opts: { rewritingReports?: boolean
  * row counts, and every file it lists with the recorded size and SHA-256. Anything else is an
  * InputError naming the directory or file.
  */
-export async function openShard(dir: string): Promise<Manifest & { shard: ShardRecord; rows: { hands: number; wins: number } }> {
+export async function openShard(dir: string): Promise<Manifest & { shard: ShardRecord; rows: { hands: number; wins: number; decisions?: number } }> {
   const m = readManifest(dir);
   if (m.kind !== 'shard') throw new InputError(`${dir}: not a shard: a complete ${m.kind} result (tw16 run --shard writes shards)`);
   const s = m.shard;
@@ -148,7 +148,7 @@ export async function openShard(dir: string): Promise<Manifest & { shard: ShardR
   if (!ok) throw new InputError(`${join(dir, MANIFEST)}: a shard manifest without a valid experimentSha256, shard (index, count, first, end) and rows`);
   for (const name of SHARD_REQUIRED) if (!m.files.some((f) => f.name === name)) throw new InputError(`${join(dir, MANIFEST)}: does not list ${name}`);
   await verifyFiles(dir, m, false);
-  return m as Manifest & { shard: ShardRecord; rows: { hands: number; wins: number } };
+  return m as Manifest & { shard: ShardRecord; rows: { hands: number; wins: number; decisions?: number } };
 }
 
 /** Every file `m` lists is in `dir` with its recorded size and SHA-256 (the reports skipped when `skipReports`). */

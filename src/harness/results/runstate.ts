@@ -14,7 +14,7 @@ import type { ShardRecord } from '../experiment/shard.js';
 
 export const RUN_STATE = 'run-state.json';
 /** The journals of an unfinished run, by table. */
-export const JOURNALS = { hands: 'hands.partial.arrows', wins: 'wins.partial.arrows' } as const;
+export const JOURNALS = { hands: 'hands.partial.arrows', wins: 'wins.partial.arrows', decisions: 'decisions.partial.arrows' } as const;
 const FORMAT = 'tw16-run-state-1';
 
 /** How far a run got: complete jobs covering deals [first, dealsDone), in the journals up to these marks. */
@@ -25,6 +25,8 @@ export interface Checkpoint {
   readonly dealsDone: number;
   readonly hands: JournalMark;
   readonly wins: JournalMark;
+  /** A run recording decisions (`record`): decisions.arrow's journal. */
+  readonly decisions?: JournalMark;
 }
 
 export interface RunState {

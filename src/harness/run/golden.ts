@@ -49,7 +49,7 @@ async function digestFile(path: string, specs: readonly ColumnSpec[], hash: Retu
     for (const c of b.columns) {
       if ('offsets' in c) {
         hash.update(new Uint8Array(c.offsets.buffer, c.offsets.byteOffset, c.offsets.byteLength));
-        hash.update(c.bytes);
+        hash.update('bytes' in c ? c.bytes : new Uint8Array(c.items.buffer, c.items.byteOffset, c.items.byteLength));
       } else {
         hash.update(new Uint8Array(c.buffer, c.byteOffset, c.byteLength));
       }

@@ -19,6 +19,7 @@ import { botBase, botCommand, firstSeating, replaySpecs, resolvePath, seatingPla
 import { faultMessage, replayCommand } from '../experiment/replay.js';
 import { playInterleaved, program, TableFault, type InterleaveStats, type Play, type Player } from './tables.js';
 import { appendHand, newBuilders, type HandCoords } from '../results/records.js';
+import { newDecisionBuilder, PlayDecisions } from '../results/decisions.js';
 import { luckAccount } from '../experiment/luck.js';
 import { idle, markPlay, timed, useSlot } from '../players/watchdog.js';
 
@@ -49,6 +50,8 @@ export interface JobResult {
   readonly index: number;
   readonly hands: Batch;
   readonly wins: Batch;
+  /** decisions.arrow's rows, when the experiment records decisions (`record`). */
+  readonly decisions?: Batch;
   /** Hands played. */
   readonly played: number;
   /**
@@ -124,14 +127,29 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
   useSlot(job.slot);
   const plays = job.deals * res.profiles.length * res.plan.perDeal;
   const { hands, wins } = newBuilders(e.unit === 'hands' ? plays : plays * 20);
+  // decisions.arrow: each play's decisions, collected while it runs, written with its result.
+  const decisions = e.record?.includes('decisions') ? newDecisionBuilder() : undefined;
+  const inPlay = new Map<unknown, PlayDecisions>();
+  /** The decision recorder of a play (keyed by anything naming it until its result), or undefined. */
+  const recorderOf = (play: unknown): PlayDecisions | undefined => {
+    if (!decisions) return undefined;
+    let d = inPlay.get(play);
+    if (!d) inPlay.set(play, (d = new PlayDecisions()));
+    return d;
+  };
   let played = 0;
   // Bots and names per seating, made once per job (not per hand).
   const botsBySeating = res.seatings.map((line) => line.map((i) => res.factories[i]!));
   const namesBySeating = res.seatings.map((line) => line.map((i) => e.bots[i]!.name));
   // One coordinates object, updated in place per hand (appendHand reads it and keeps nothing).
   const at: { -readonly [K in keyof HandCoords]: HandCoords[K] } = { deal: 0, arm: 0, profile: '', seating: 0, hand: 0, seed: e.seed, bots: [], cutShort: false };
-  /** Append the rows of one play (a hand, or a match's hands). */
-  const record = (deal: number, arm: number, s: number, r: HandResult | MatchResult): void => {
+  /** Append the rows of one play (a hand, or a match's hands); `play` names its decision recorder. */
+  const record = (deal: number, arm: number, s: number, r: HandResult | MatchResult, play?: unknown): void => {
+    const d = play === undefined ? undefined : inPlay.get(play);
+    if (d) {
+      d.write(decisions!, { deal, arm, seating: s, bots: namesBySeating[s]! }, r);
+      inPlay.delete(play);
+    }
     at.deal = deal;
     at.arm = arm;
     at.profile = res.profiles[arm]!.name;
@@ -153,7 +171,7 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
   };
   const failed = (error: NonNullable<JobResult['error']>): JobResult => {
     idle();
-    return { index: job.index, hands: newBuilders(0).hands.build(), wins: newBuilders(0).wins.build(), played: 0, error };
+    return { index: job.index, hands: newBuilders(0).hands.build(), wins: newBuilders(0).wins.build(), ...(decisions ? { decisions: newDecisionBuilder(0).build() } : {}), played: 0, error };
   };
   /** The failure of a play: a fault naming its hand (a bot's, or a referee's finding: a bug in tw16) with the hand's replay command. */
   const fault = (err: unknown, deal: number, arm: number, seating: number): JobResult =>
@@ -192,8 +210,9 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
           ...(job.check ? { check: true } : {}),
           ...(e.luck === false ? {} : { luck: () => luckAccount() }),
           ...(signal ? { signal } : {}),
+          ...(decisions ? { onDecision: (p: Play) => recorderOf(p)!.onDecision } : {}),
         },
-        (p, r) => record(p.deal, p.arm, p.seating, r),
+        (p, r) => record(p.deal, p.arm, p.seating, r, p),
         stats,
       );
     } catch (err) {
@@ -213,7 +232,7 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
       return fault(err.error, err.play.deal, err.play.arm, err.play.seating);
     }
     idle();
-    return { index: job.index, hands: hands.build(), wins: wins.build(), played };
+    return { index: job.index, hands: hands.build(), wins: wins.build(), ...(decisions ? { decisions: decisions.build() } : {}), played };
   }
 
   // Luck accounting (src/engine/luck.ts), one account per arm with its profile's weights.
@@ -226,11 +245,12 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
         const bots = botsBySeating[s]!;
         const botNames = namesBySeating[s]!;
         markPlay(arm, s);
+        const onDecision = recorderOf(at)?.onDecision; // one play at a time here: the coordinates object names it
         try {
           if (e.unit === 'hands') {
-            record(deal, arm, s, playHand({ ...handPosition(deal), rules, seed: e.seed, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai, luck: luck[arm], check: job.check }));
+            record(deal, arm, s, playHand({ ...handPosition(deal), rules, seed: e.seed, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai, luck: luck[arm], check: job.check, onDecision }), at);
           } else {
-            record(deal, arm, s, playMatch({ rules, seed: e.seed, match: deal, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai, luck: luck[arm], check: job.check }));
+            record(deal, arm, s, playMatch({ rules, seed: e.seed, match: deal, bots, botNames, base: e.stakes.base, perTai: e.stakes.perTai, luck: luck[arm], check: job.check, onDecision }), at);
           }
         } catch (err) {
           return fault(err, deal, arm, s);
@@ -239,5 +259,5 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
     }
   }
   idle();
-  return { index: job.index, hands: hands.build(), wins: wins.build(), played };
+  return { index: job.index, hands: hands.build(), wins: wins.build(), ...(decisions ? { decisions: decisions.build() } : {}), played };
 }

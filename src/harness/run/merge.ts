@@ -17,6 +17,7 @@ import type { ColumnSpec } from '../io/columns.js';
 import { io, removeTree } from '../io/files.js';
 import { readBatches, readMetadata, toBatch } from '../io/read.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
+import { DECISION_COLUMNS } from '../results/decisions.js';
 import { hasManifest, MANIFEST, openShard, startStaging, type Manifest } from '../results/resultdir.js';
 import { finish } from './run.js';
 import { experimentHash, readRunState, RUN_STATE } from '../results/runstate.js';
@@ -48,12 +49,12 @@ export interface MergeOutcome {
   readonly files?: readonly string[];
 }
 
-type ShardManifest = Manifest & { shard: ShardRecord; rows: { hands: number; wins: number } };
+type ShardManifest = Manifest & { shard: ShardRecord; rows: { hands: number; wins: number; decisions?: number } };
 
 interface OpenedShard {
   readonly dir: string;
   readonly manifest: ShardManifest;
-  readonly metadata: { readonly hands: Map<string, string>; readonly wins: Map<string, string> };
+  readonly metadata: { readonly hands: Map<string, string>; readonly wins: Map<string, string>; readonly decisions?: Map<string, string> };
 }
 
 /** `shard 2/4 (deals 5,000–9,999)`. */
@@ -116,9 +117,10 @@ function checkSameRun(shards: readonly OpenedShard[]): void {
       throw new InputError(`${s.dir}: foreign shard: a shard of another experiment (${fields.join(', ') || 'contents'} differ${fields.length === 1 ? 's' : ''} from ${others}')`);
     }
     if (botsDigest(m.bots) !== bots) throw new InputError(`${s.dir}: foreign shard: its bots' code differs from ${others}' (a bot file changed between shards)`);
-    for (const table of ['hands', 'wins'] as const) {
-      if (!sameMap(s.metadata[table], ref.metadata[table])) {
-        throw new InputError(`${join(s.dir, `${table}.arrow`)}: foreign shard: its ${firstDifference(s.metadata[table], ref.metadata[table])} differs from ${others}' (a rule file changed between shards?)`);
+    for (const table of ['hands', 'wins', 'decisions'] as const) {
+      if (!s.metadata[table] || !ref.metadata[table]) continue; // decisions: the same experiment records it in every shard or in none
+      if (!sameMap(s.metadata[table]!, ref.metadata[table]!)) {
+        throw new InputError(`${join(s.dir, `${table}.arrow`)}: foreign shard: its ${firstDifference(s.metadata[table]!, ref.metadata[table]!)} differs from ${others}' (a rule file changed between shards?)`);
       }
     }
   }
@@ -182,7 +184,10 @@ async function openShards(dirs: readonly string[]): Promise<{ shards: OpenedShar
     const twice = seen.get(real);
     if (twice !== undefined) throw new InputError(`${dir}: doubled: given twice (also as ${twice})`);
     seen.set(real, dir);
-    const metadata = { hands: await readMetadata(join(dir, 'hands.arrow')), wins: await readMetadata(join(dir, 'wins.arrow')) };
+    const records = (manifest.experiment as { record?: unknown }).record;
+    const decisions = Array.isArray(records) && records.includes('decisions');
+    if (decisions && !manifest.files.some((f) => f.name === 'decisions.arrow')) throw new InputError(`${join(dir, MANIFEST)}: does not list decisions.arrow, which its experiment records`);
+    const metadata = { hands: await readMetadata(join(dir, 'hands.arrow')), wins: await readMetadata(join(dir, 'wins.arrow')), ...(decisions ? { decisions: await readMetadata(join(dir, 'decisions.arrow')) } : {}) };
     shards.push({ dir, manifest, metadata });
   }
   checkSameRun(shards);
@@ -198,7 +203,7 @@ async function openShards(dirs: readonly string[]): Promise<{ shards: OpenedShar
  * Stream one table of every shard, in deal order, into `out`; the rows must match each shard's
  * manifest and lie in its range, in order.
  */
-async function copyTable(shards: readonly OpenedShard[], table: 'hands' | 'wins', specs: readonly ColumnSpec[], out: ArrowTableWriter, stopped: () => boolean): Promise<number> {
+async function copyTable(shards: readonly OpenedShard[], table: 'hands' | 'wins' | 'decisions', specs: readonly ColumnSpec[], out: ArrowTableWriter, stopped: () => boolean): Promise<number> {
   let total = 0;
   for (const s of shards) {
     const path = join(s.dir, `${table}.arrow`);
@@ -217,7 +222,8 @@ async function copyTable(shards: readonly OpenedShard[], table: 'hands' | 'wins'
       out.append(batch);
       rows += batch.rows;
     }
-    if (rows !== s.manifest.rows[table]) throw new InputError(`${path}: ${rows.toLocaleString('en-US')} rows, ${MANIFEST} records ${s.manifest.rows[table].toLocaleString('en-US')}: corrupt`);
+    const want = s.manifest.rows[table] ?? 0;
+    if (rows !== want) throw new InputError(`${path}: ${rows.toLocaleString('en-US')} rows, ${MANIFEST} records ${want.toLocaleString('en-US')}: corrupt`);
     total += rows;
   }
   return total;
@@ -243,6 +249,7 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeOutcome> {
   const first = shards[0]!;
   let handsOut: ArrowTableWriter | undefined;
   let winsOut: ArrowTableWriter | undefined;
+  let decisionsOut: ArrowTableWriter | undefined;
   const stopped = (): boolean => opts.signal?.aborted === true;
   const seconds = (): number => (performance.now() - t0) / 1000;
   try {
@@ -251,15 +258,21 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeOutcome> {
     winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, first.metadata.wins);
     const hands = await copyTable(shards, 'hands', HAND_COLUMNS, handsOut, stopped);
     const wins = await copyTable(shards, 'wins', WIN_COLUMNS, winsOut, stopped);
+    if (first.metadata.decisions) {
+      decisionsOut = new ArrowTableWriter(join(staging, 'decisions.arrow'), DECISION_COLUMNS, first.metadata.decisions);
+      await copyTable(shards, 'decisions', DECISION_COLUMNS, decisionsOut, stopped);
+    }
     const counts = { shards: shards.length, deals, hands, wins };
     if (stopped()) {
       handsOut.release();
       winsOut.release();
+      decisionsOut?.release();
       removeTree(staging);
       return { status: 'interrupted', ...counts, seconds: seconds() };
     }
     handsOut.commit();
     winsOut.commit();
+    decisionsOut?.commit();
     const m = first.manifest;
     const finished = await finish(dir, staging, opts.report !== false, stopped, { kind: 'run', version: m.version, experiment: m.experiment, replay: m.replay });
     if (!finished) {
@@ -268,7 +281,7 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeOutcome> {
     }
     return { status: 'complete', ...counts, seconds: seconds(), ...finished };
   } catch (err) {
-    for (const w of [handsOut, winsOut]) {
+    for (const w of [handsOut, winsOut, decisionsOut]) {
       try {
         w?.release();
       } catch {

@@ -38,6 +38,8 @@ import { childList, drained, killListed } from '../players/children.js';
 import { Journal, journalBatches, verifyJournal, type RowCheck, type VerifiedJournal } from '../io/journal.js';
 import { toBatch } from '../io/read.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
+import { DECISION_COLUMNS } from '../results/decisions.js';
+import { OBS_FORMAT } from '../../engine/index.js';
 import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from '../results/resultdir.js';
 import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, type RunState } from '../results/runstate.js';
 import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from '../experiment/shard.js';
@@ -164,10 +166,11 @@ function* upTo(jobs: Iterable<Job | Barrier>, end: number): Generator<Job | Barr
  * Schema metadata shared by both files. No timestamps: same inputs, same bytes. A league also
  * records its design: deal d's seating s is `tw16.seatings[perDeal × (d mod tables) + s]`.
  */
-function metadata(e: Experiment, table: string, profiles: unknown): Map<string, string> {
+export function metadata(e: Experiment, table: string, profiles: unknown): Map<string, string> {
   const plan = seatingPlan(e);
   const m = new Map([
     ['tw16.table', table],
+    ...(table === 'decisions' ? [['tw16.obs', OBS_FORMAT] as [string, string]] : []),
     ['tw16.version', VERSION],
     ['tw16.experiment', JSON.stringify(recordedExperiment(e))],
     ['tw16.profiles', JSON.stringify(profiles)],
@@ -245,7 +248,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
 
   // Everything a resume depends on is checked before anything on disk changes.
   let state: RunState | undefined;
-  let verified: { hands: VerifiedJournal; wins: VerifiedJournal } | undefined;
+  let verified: { hands: VerifiedJournal; wins: VerifiedJournal; decisions?: VerifiedJournal } | undefined;
+  // decisions.arrow (`record`): a third table, journaled and written like the other two.
+  const recordsDecisions = e.record?.includes('decisions') === true;
   if (opts.continue && !opts.resume && !opts.force && !existsSync(path(RUN_STATE)) && hasManifest(dir)) {
     const finished = await alreadyFinished(dir, expHash, shard);
     if (finished) return finished;
@@ -260,6 +265,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     verified = {
       hands: await verifyJournal(path(JOURNALS.hands), state.checkpoint.hands, dealCheck(range.first, done, true)),
       wins: await verifyJournal(path(JOURNALS.wins), state.checkpoint.wins, dealCheck(range.first, done, false)),
+      ...(recordsDecisions ? { decisions: await verifyJournal(path(JOURNALS.decisions), state.checkpoint.decisions ?? { bytes: 0, rows: 0, sha256: '' }, dealCheck(range.first, done, false)) } : {}),
     };
     if (done === range.end && hasManifest(dir)) {
       const finished = await alreadyFinished(dir, expHash, shard);
@@ -280,6 +286,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let winsOut: ArrowTableWriter | undefined;
   let handsJ: Journal | undefined;
   let winsJ: Journal | undefined;
+  let decisionsOut: ArrowTableWriter | undefined;
+  let decisionsJ: Journal | undefined;
   const dealsAtStart = state?.checkpoint.dealsDone ?? range.first;
   let dealsDone = dealsAtStart;
   let checkpoints = state?.checkpoint.n ?? -1;
@@ -287,12 +295,13 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   const checkpoint = (stopped?: string): void => {
     const hands = handsJ!.mark();
     const wins = winsJ!.mark();
+    const decisions = decisionsJ?.mark();
     checkpoints++;
-    writeRunState(dir, { version: VERSION, experiment: recorded, experimentSha256: expHash, deals: e.deals, ...(shard ? { shard } : {}), bots, checkpoint: { n: checkpoints, dealsDone, hands, wins }, ...(stopped ? { stopped } : {}) });
+    writeRunState(dir, { version: VERSION, experiment: recorded, experimentSha256: expHash, deals: e.deals, ...(shard ? { shard } : {}), bots, checkpoint: { n: checkpoints, dealsDone, hands, wins, ...(decisions ? { decisions } : {}) }, ...(stopped ? { stopped } : {}) });
     lastCheckpoint = performance.now();
   };
   const closeAll = (): void => {
-    for (const c of [() => handsJ?.close(), () => winsJ?.close(), () => handsOut?.release(), () => winsOut?.release()]) {
+    for (const c of [() => handsJ?.close(), () => winsJ?.close(), () => decisionsJ?.close(), () => handsOut?.release(), () => winsOut?.release(), () => decisionsOut?.release()]) {
       try {
         c();
       } catch {
@@ -307,6 +316,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   try {
     const hOut = (handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), HAND_COLUMNS, metadata(e, 'hands', profiles)));
     const wOut = (winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, metadata(e, 'wins', profiles)));
+    const dOut = (decisionsOut = recordsDecisions ? new ArrowTableWriter(join(staging, 'decisions.arrow'), DECISION_COLUMNS, metadata(e, 'decisions', profiles)) : undefined);
     let hJ: Journal;
     let wJ: Journal;
     if (verified) {
@@ -314,10 +324,15 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       wJ = winsJ = Journal.reopen(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles), verified.wins);
       for await (const rb of journalBatches(hJ.path, verified.hands.mark.bytes)) hOut.append(toBatch(rb, HAND_COLUMNS));
       for await (const rb of journalBatches(wJ.path, verified.wins.mark.bytes)) wOut.append(toBatch(rb, WIN_COLUMNS));
+      if (verified.decisions) {
+        decisionsJ = Journal.reopen(path(JOURNALS.decisions), DECISION_COLUMNS, metadata(e, 'decisions', profiles), verified.decisions);
+        for await (const rb of journalBatches(decisionsJ.path, verified.decisions.mark.bytes)) dOut!.append(toBatch(rb, DECISION_COLUMNS));
+      }
     } else {
-      for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins]) removeFile(path(f));
+      for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins, JOURNALS.decisions]) removeFile(path(f));
       hJ = handsJ = Journal.create(path(JOURNALS.hands), HAND_COLUMNS, metadata(e, 'hands', profiles));
       wJ = winsJ = Journal.create(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles));
+      if (recordsDecisions) decisionsJ = Journal.create(path(JOURNALS.decisions), DECISION_COLUMNS, metadata(e, 'decisions', profiles));
       checkpoint();
     }
 
@@ -354,6 +369,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         wJ.append(r.wins);
         hOut.append(r.hands);
         wOut.append(r.wins);
+        if (dOut) {
+          decisionsJ!.append(r.decisions!);
+          dOut.append(r.decisions!);
+        }
         hands += r.played;
         dealsDone += dealsOf.get(nextToWrite)!;
         dealsOf.delete(nextToWrite);
@@ -410,9 +429,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     checkpoint();
     hJ.close();
     wJ.close();
+    decisionsJ?.close();
     hOut.commit();
     wOut.commit();
-    const rows = { hands: hOut.rowsWritten, wins: wOut.rowsWritten };
+    dOut?.commit();
+    const rows = { hands: hOut.rowsWritten, wins: wOut.rowsWritten, ...(dOut ? { decisions: dOut.rowsWritten } : {}) };
     const finished = stopped()
       ? undefined
       : shard
@@ -463,7 +484,7 @@ async function finishShard(dir: string, staging: string, info: Omit<Manifest, 'f
 
 /** Remove what an unfinished run keeps (the result is complete). */
 function cleanUpRunState(dir: string): void {
-  for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins]) removeFile(join(dir, f));
+  for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins, JOURNALS.decisions]) removeFile(join(dir, f));
   removeTree(join(dir, STAGING));
   fsyncDir(dir);
 }

@@ -18,7 +18,7 @@
  */
 import { handPosition, MatchStepper, type MatchResult } from '../../engine/match.js';
 import type { LuckAccount } from '../../engine/luck.js';
-import { botError, HandStepper, type Seat } from '../../engine/stepper.js';
+import { botError, HandStepper, type HandSetup, type Seat } from '../../engine/stepper.js';
 import { BotError, type BotFactory, type HandAt, type HandResult, type Step } from '../../engine/types.js';
 import { NO_SCORES } from '../../engine/view.js';
 import type { Profile } from '../../rules/profiles.js';
@@ -57,6 +57,8 @@ export interface InterleaveOptions {
   readonly check?: boolean;
   /** Every step of every hand, with its play (before the referees see it). */
   readonly trace?: (play: Play, step: Step) => void;
+  /** The stepper's `onDecision` for the hands of a play (asked once per hand), or undefined: none. */
+  readonly onDecision?: (play: Play) => HandSetup['onDecision'];
 }
 
 /** Statistics of an interleaved job, for the protocol bench. */
@@ -231,6 +233,7 @@ function* handOn(slot: TableSlot, opts: InterleaveOptions, seats: readonly Seat[
       scores,
       check: opts.check,
       trace: trace && ((step) => trace(play, step)),
+      onDecision: opts.onDecision?.(play),
     },
     seats[play.seating]!,
   );

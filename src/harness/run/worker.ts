@@ -29,7 +29,7 @@ export default async function work(job: Job): Promise<unknown> {
   const result: JobResult = await runJob(job);
   return move({
     get [transferableSymbol]() {
-      return [...transferables(result.hands), ...transferables(result.wins)];
+      return [...transferables(result.hands), ...transferables(result.wins), ...(result.decisions ? transferables(result.decisions) : [])];
     },
     get [valueSymbol]() {
       return result;
