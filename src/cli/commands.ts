@@ -9,6 +9,7 @@ import { replayCommand } from './replay.js';
 import { reportCommand } from './report.js';
 import { playCommand } from './play.js';
 import { listCommand } from './list.js';
+import { envCommand } from './env.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
@@ -21,4 +22,5 @@ export const commands: CommandModule<any, any>[] = [
   reportCommand,
   playCommand,
   listCommand,
+  envCommand,
 ];
