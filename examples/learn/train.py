@@ -30,7 +30,7 @@ def main():
     p.add_argument("decisions")
     p.add_argument("out")
     p.add_argument("--bot", default="greedy", help="whose decisions to imitate")
-    p.add_argument("--epochs", type=int, default=8)
+    p.add_argument("--epochs", type=int, default=6)
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=0.05)
