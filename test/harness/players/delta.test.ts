@@ -69,8 +69,8 @@ function stream(handsPerProfile: number): { lines: string[]; decisions: CompactD
           decide(view, legal) {
             // Every hand_start of the hand before its first decision, as tw16 sends them.
             for (const x of starts.splice(0)) {
-              const hand = { key: view.handKey, dealer: view.dealer, round: view.roundWind, streak: view.streak, rules: rules.name };
-              lines.push(JSON.stringify({ hand_start: handStartMessage(table, x.seat, x.seed, hand, view.scores) }));
+              const at = { handKey: view.handKey, dealer: view.dealer, round: view.roundWind, streak: view.streak };
+              lines.push(JSON.stringify({ hand_start: handStartMessage(table, x.seat, x.seed, at, rules.name, view.scores) }));
             }
             if (seat % 2 === 0 || n++ % 3 !== 1) {
               const m = delta.decision(table, view, legal, rivers);
