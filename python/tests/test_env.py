@@ -51,6 +51,7 @@ class ApiRules(unittest.TestCase):
             finished, window = set(), None
             for agent in env.agent_iter():
                 self.assertNotIn(agent, finished, "agents cannot come back")
+                self.assertIn(agent, env.agents, "the agent to act is a live one")
                 self.assertIsInstance(env.infos[agent], dict)
                 obs, reward, terminated, truncated, info = env.last()
                 self.assertEqual(reward, accumulated[agent], "last() returns the rewards accumulated since the agent last acted")
@@ -62,6 +63,8 @@ class ApiRules(unittest.TestCase):
                 self.assertTrue(space.contains(obs), "observation in its space")
                 self.assertEqual(obs["observation"].dtype, space["observation"].dtype)
                 self.assertEqual(obs["action_mask"].dtype, np.int8)
+                self.assertEqual(obs["action_mask"].shape, (env.action_space(agent).n,), "a mask entry per action id")
+                self.assertIs(type(reward), float)
                 accumulated[agent] = 0.0
                 if terminated or truncated:
                     action = None
