@@ -16,7 +16,7 @@ import { actionId, actionOfId, ACTION_IDS, encodeObservation, handPosition, Hand
 import type { LuckAccount } from '../../engine/luck.js';
 import { getProfile, type Profile } from '../../rules/index.js';
 import { InputError } from '../../core/errors.js';
-import { luckAccount } from '../experiment/luck.js';
+import { referenceLuckAccount } from '../experiment/luck.js';
 import { loadBotFactory } from '../players/load.js';
 
 /** The name and version of the environment's framing and record layout. */
@@ -148,7 +148,7 @@ export class Environment {
   ) {
     this.seats = factories;
     this.stride = opts.tables;
-    this.tables = Array.from({ length: opts.tables }, () => new EnvTable(opts.luck ? luckAccount(rules, { base: opts.base, perTai: opts.perTai }) : undefined));
+    this.tables = Array.from({ length: opts.tables }, () => new EnvTable(opts.luck ? referenceLuckAccount(rules, { base: opts.base, perTai: opts.perTai }) : undefined));
     this.hello = {
       format: ENV_FORMAT,
       obs: { format: OBS_FORMAT, size: OBS_SIZE, fields: OBS_FIELDS.map(({ name, offset, length, high }) => ({ name, offset, length, high })) },
