@@ -9,7 +9,7 @@
  * interleaved tables), and writes them once the play's result is known, in play order: the
  * rows are a pure function of the plays, whatever plays were in progress at once.
  */
-import { actionId, encodeObservation, OBS_FORMAT, OBS_SIZE, type Action, type HandResult, type MatchResult, type View } from '../../engine/index.js';
+import { actionId, encodeObservation, luckOf, OBS_FORMAT, OBS_SIZE, type Action, type HandResult, type MatchResult, type View } from '../../engine/index.js';
 import { BatchBuilder, type ColumnSpec } from '../io/columns.js';
 
 /** decisions.arrow: one row per decision asked. */
@@ -27,7 +27,7 @@ export const DECISION_COLUMNS: readonly ColumnSpec[] = [
   { name: 'legal', kind: 'u16list', doc: 'the legal actions as action ids (kind × 34 + tile), ascending, at least two' },
   { name: 'action', kind: 'u16', doc: 'the action taken, an action id; always one of `legal`' },
   { name: 'points', kind: 'i32', doc: 'the seat’s points of the hand (its `delta_s` in hands.arrow)' },
-  { name: 'luck', kind: 'f32', doc: 'the seat’s luck of the hand (its `luck_s` in hands.arrow; 0 when the run had luck off)' },
+  { name: 'luck', kind: 'f32', doc: 'the seat’s luck of the hand in points: its luck features (`luck_<seat>_<feature>` in hands.arrow) weighted by the reference weights of the profile, as `tw16 env` weights them (0 when the run had luck off); `points − luck` has the mean of `points`' },
 ];
 
 const D = Object.fromEntries(DECISION_COLUMNS.map((c, i) => [c.name, i])) as Record<string, number>;
@@ -65,14 +65,19 @@ export class PlayDecisions {
 
   /**
    * Append the rows to `out` once the play is over: its coordinates, the bots by seat, and its
-   * result (a hand's, or a match's hands in order).
+   * result (a hand's, or a match's hands in order); `luckWeights` weight the hands' luck features
+   * for the `luck` column (none: 0).
    */
-  write(out: BatchBuilder, at: { readonly deal: number; readonly arm: number; readonly seating: number; readonly bots: readonly string[] }, result: HandResult | MatchResult): void {
+  write(out: BatchBuilder, at: { readonly deal: number; readonly arm: number; readonly seating: number; readonly bots: readonly string[] }, result: HandResult | MatchResult, luckWeights?: ArrayLike<number>): void {
     const hands = 'outcome' in result ? [result] : result.hands;
     let h = 0;
+    // The features as hands.arrow stores them (float32), so that the column can be recomputed from that file.
+    let features: Float32Array | undefined;
+    let featuresOf = -1;
     for (const r of this.rows) {
       while (hands[h]!.handKey !== r.handKey) h++;
       const hand = hands[h]!;
+      if (luckWeights && hand.luckFeatures && featuresOf !== h) [features, featuresOf] = [Float32Array.from(hand.luckFeatures), h];
       const row = out.addRow();
       out.set(row, D.deal!, at.deal);
       out.set(row, D.arm!, at.arm);
@@ -87,7 +92,7 @@ export class PlayDecisions {
       out.setList(row, D.legal!, r.legal);
       out.set(row, D.action!, r.action);
       out.set(row, D.points!, hand.deltas[r.seat]!);
-      out.set(row, D.luck!, hand.luck?.[r.seat] ?? 0);
+      out.set(row, D.luck!, luckWeights && features ? luckOf(features, r.seat, luckWeights) : 0);
     }
   }
 }

@@ -20,7 +20,7 @@ import { faultMessage, replayCommand } from '../experiment/replay.js';
 import { playInterleaved, program, TableFault, type InterleaveStats, type Play, type Player } from './tables.js';
 import { appendHand, newBuilders, type HandCoords } from '../results/records.js';
 import { newDecisionBuilder, PlayDecisions } from '../results/decisions.js';
-import { luckAccount } from '../experiment/luck.js';
+import { luckAccount, referenceLuckWeights } from '../experiment/luck.js';
 import { idle, markPlay, timed, useSlot } from '../players/watchdog.js';
 
 /** One unit of work: deals [firstDeal, firstDeal + deals). */
@@ -129,6 +129,8 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
   const { hands, wins } = newBuilders(e.unit === 'hands' ? plays : plays * 20);
   // decisions.arrow: each play's decisions, collected while it runs, written with its result.
   const decisions = e.record?.includes('decisions') ? newDecisionBuilder() : undefined;
+  // Its luck column weights the hand's luck features by the reference weights of each arm (no run-fitted weights exist yet while the run plays).
+  const decisionLuck = decisions && e.luck !== false ? res.profiles.map((p) => referenceLuckWeights(p, e.stakes)) : undefined;
   const inPlay = new Map<unknown, PlayDecisions>();
   /** The decision recorder of a play (keyed by anything naming it until its result), or undefined. */
   const recorderOf = (play: unknown): PlayDecisions | undefined => {
@@ -147,7 +149,7 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
   const record = (deal: number, arm: number, s: number, r: HandResult | MatchResult, play?: unknown): void => {
     const d = play === undefined ? undefined : inPlay.get(play);
     if (d) {
-      d.write(decisions!, { deal, arm, seating: s, bots: namesBySeating[s]! }, r);
+      d.write(decisions!, { deal, arm, seating: s, bots: namesBySeating[s]! }, r, decisionLuck?.[arm]);
       inPlay.delete(play);
     }
     at.deal = deal;

@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tableFromIPC, type Table } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { actionId, encodeObservation, handPosition, OBS_SIZE, playHand, playMatch, type Step } from '../../../src/engine/index.js';
+import { actionId, encodeObservation, handPosition, LUCK_F, LUCK_FEATURES, luckOf, OBS_SIZE, playHand, playMatch, type Step } from '../../../src/engine/index.js';
 import { getProfile } from '../../../src/rules/index.js';
 import { getBot } from '../../../bots/index.js';
-import { luckAccount } from '../../../src/harness/experiment/luck.js';
+import { luckAccount, referenceLuckWeights } from '../../../src/harness/experiment/luck.js';
 import { DECISION_COLUMNS } from '../../../src/harness/results/decisions.js';
 import { BIN, HAS_PYTHON, ROOT, tw16 } from '../../support/programs.js';
 
@@ -91,7 +91,7 @@ describe('decisions.arrow', () => {
         rules,
         seed: 'dec-1',
         bots: names.map(getBot),
-        luck: luckAccount(rules, { base: 1, perTai: 1 }),
+        luck: luckAccount(),
         onDecision: (seat, view, legal, answer) => {
           const step = n++;
           if (legal.length > 1) steps.push({ seat, step, phase: view.phase, obs: encodeObservation(view), legal: Array.from(legal, actionId), action: actionId(answer as number) });
@@ -99,7 +99,10 @@ describe('decisions.arrow', () => {
         trace: (s: Step) => void s,
       });
       expect(r.deltas).toEqual([0, 1, 2, 3].map((s) => h[`delta_${s}`]));
-      for (const s of steps) want.push({ deal: h.deal!, arm: h.arm!, seating: h.seating!, hand: 0, hand_key: h.hand_key!, ...s, points: h[`delta_${s.seat}`]!, luck: h[`luck_${s.seat}`]! });
+      // luck: the hand's features as hands.arrow holds them, weighted by the profile's reference weights.
+      const F = Float64Array.from({ length: 4 * LUCK_F }, (_, i) => h[`luck_${Math.floor(i / LUCK_F)}_${LUCK_FEATURES[i % LUCK_F]}`]!);
+      const w = referenceLuckWeights(rules, { base: 1, perTai: 1 })!;
+      for (const s of steps) want.push({ deal: h.deal!, arm: h.arm!, seating: h.seating!, hand: 0, hand_key: h.hand_key!, ...s, points: h[`delta_${s.seat}`]!, luck: Math.fround(luckOf(F, s.seat, w)) });
     }
     expect(got.length).toBe(want.length);
     expect(got.length).toBeGreaterThan(1000);
@@ -147,7 +150,7 @@ describe('decisions.arrow', () => {
         seed: 'decm-1',
         match: m,
         bots: ['greedy', 'random', 'greedy', 'random'].map(getBot),
-        luck: luckAccount(getProfile('table'), { base: 1, perTai: 1 }),
+        luck: luckAccount(),
         onDecision: (seat, view, legal, answer) => {
           if (view.handKey !== key) [key, n] = [view.handKey, 0];
           const step = n++;
