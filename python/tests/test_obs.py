@@ -87,12 +87,19 @@ class ReadArrow(unittest.TestCase):
             r = subprocess.run(tw16env.tw16_command() + ["run", exp, "--out", out, "--record", "decisions", "--workers", "0", "--quiet"], capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
             h = tw16env.read_arrow(os.path.join(out, "hands.arrow"))
-            summary = json.load(open(os.path.join(out, "summary.json")))
+            with open(os.path.join(out, "summary.json")) as f:
+                summary = json.load(f)
             self.assertEqual(h.num_rows, 60)
             self.assertEqual(h.num_rows, summary["hands"])
             deltas = np.stack([h["delta_%d" % s] for s in range(4)], axis=1)
             self.assertTrue((deltas.sum(axis=1) == 0).all())
-            self.assertTrue(np.allclose(np.stack([h["luck_%d" % s] for s in range(4)], axis=1).sum(axis=1), 0, atol=1e-3))
+            # Each seat's luck features, one column per seat and feature (float32), e.g. luck_0_drawShanten.
+            luck = [c for c in h.columns if c.startswith("luck_")]
+            by_seat = [sorted(c.split("_", 2)[2] for c in luck if c.startswith("luck_%d_" % s)) for s in range(4)]
+            self.assertEqual(len(by_seat[0]), 41)
+            self.assertTrue(all(names == by_seat[0] for names in by_seat))
+            self.assertEqual(len(luck), 4 * 41)
+            self.assertEqual(h[luck[0]].dtype, np.float32)
             self.assertEqual(h["cut_short"].dtype, bool)
             self.assertEqual(set(h["profile"]), {"p0"})
             self.assertEqual(json.loads(h.metadata["tw16.experiment"])["seed"], "ra-1")

@@ -13,7 +13,7 @@
  * the environment that started it.
  */
 import type { CommandModule } from 'yargs';
-import { InputError } from '../core/errors.js';
+import { EXIT, InputError } from '../core/errors.js';
 import { BotError } from '../engine/types.js';
 import { Environment, envOptions } from '../harness/run/env.js';
 
@@ -87,8 +87,8 @@ export const envCommand: CommandModule<object, object> = {
   describe: 'The engine side of the Python learning environment (python/tw16env starts it): requests on stdin, binary frames on stdout; exits when stdin ends',
   builder: (y) => y,
   handler: async () => {
-    process.stdout.on('error', () => process.exit(0)); // the reader is gone
+    process.stdout.on('error', () => process.exit(EXIT.OK)); // the reader is gone
     await serveEnv(stdinLines(), (b) => process.stdout.write(b));
-    process.exit(0); // bot programs' bridges must not keep the process
+    process.exit(EXIT.OK); // bot programs' bridges must not keep the process
   },
 };
