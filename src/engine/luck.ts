@@ -79,12 +79,28 @@ const T_DANGER_POINTS_FREE = 7;
 const T_READY_WAITS = 8;
 const T_DEAL_IN_SHARE = 9;
 
+/** What is known of a seat's 16-state hand (`LuckAccount.known`), while its keys and melds stay as recorded. */
+const KNOW_WAITS = 1;
+const KNOW_IMPROVING = 2;
+/** Most discard kinds of a 17-state hand: one row of `readyWaits`' wait masks per (seat, drawn kind). */
+const D_MAX = 17;
+
 /**
  * The chance-event terms of one hand, by seat: `features[seat * LUCK_F + f]`. Attach one to a
  * hand (`TableSetup.luck`, `HandInput.luck`): it is cleared when the hand is set up and holds
  * the hand's sums once it is over. With `weights` (LUCK_F numbers) `seats()` gives each seat's
  * weighted sum after the zero-sum transform (`luckOf`), which the hand's result then carries
  * (`HandResult.luck`). Reusable across hands.
+ *
+ * How it stays cheap (every value as a plain computation gives it, which
+ * test/engine/luck.test.ts checks against one on many positions): a term is f(u) − Σ left·f / n,
+ * and f depends on the wall only through that mean, so what depends on a hand alone is kept per
+ * seat while the seat's 16-state hand stays the same (its keys and melds: a hand that discards
+ * what it drew, or an opponent between its turns) — its shanten (the table's own cache,
+ * `shanten16`), waits, improving kinds and, per drawn kind, the discards that keep the lowest
+ * shanten with their waits — and each draw only weighs them by the tiles left. The settlement of
+ * a possible win is kept per (winner, payer, ready, tai) for the hand. The hand kernels are the
+ * table's own (asked, then restored): no copy per draw.
  */
 export class LuckAccount implements LuckHook {
   /** Σ of each feature's terms per seat over the hand. */
@@ -94,11 +110,40 @@ export class LuckAccount implements LuckHook {
   private nonFlowerLeft = 0;
   /** One event's terms, by seat: `ev[seat * T + term]`. */
   private readonly ev = new Float64Array(4 * T);
-  /** Scratch kernels, one per seat, loaded from the table when needed. */
-  private readonly scratch: HandState[] = [0, 1, 2, 3].map(() => new HandState());
-  private readonly shantenOf = new Int8Array(4);
+  /** The dealer's 16-tile starting hand (its 17th tile out), for the deal's terms. */
+  private readonly dealerHand = new HandState();
+  /** Per seat, the 16-state hand the cached facts below are about: its four keys and melds (−1: none). */
+  private readonly handSig = new Int32Array(4 * 5).fill(-1);
+  /** Per seat, which facts are known (KNOW_*). */
+  private readonly known = new Uint8Array(4);
+  /**
+   * Per seat, a number that changes with its hand (never repeating in the account's life): a
+   * row below is valid while it carries its seat's number, so forgetting a hand is one store.
+   */
+  private readonly gen = new Float64Array(4);
+  private nextGen = 1;
+  /** Per seat: wait masks (4) and their count, when ready. */
+  private readonly waitMask = new Uint16Array(4 * 4);
+  private readonly waitCount = new Uint8Array(4);
+  /** Per seat: the kinds whose draw lowers its shanten (`HandState.improvingKinds`). */
+  private readonly improving = new Int32Array(4 * 2);
+  /**
+   * Per (seat, drawn kind u): the kinds whose discard keeps the 17-state hand at its lowest
+   * shanten (bits like `held`) and how many, valid when `rowGen` is the seat's `gen`.
+   */
+  private readonly rowGen = new Float64Array(4 * KINDS);
+  private readonly rowLo = new Int32Array(4 * KINDS);
+  private readonly rowHi = new Int32Array(4 * KINDS);
+  private readonly rowKinds = new Uint8Array(4 * KINDS);
+  /** Per (seat, u) of a hand 1 from ready: the wait masks left by each discard that makes it ready (4 per discard). */
+  private readonly rwGen = new Float64Array(4 * KINDS);
+  private readonly rwCount = new Uint8Array(4 * KINDS);
+  private readonly rwMasks = new Uint16Array(4 * KINDS * D_MAX * 4);
+  private readonly swap = new Int8Array(KINDS);
   private readonly masks = new Uint16Array(4);
-  private readonly waitOf = new Uint8Array(KINDS);
+  /** Ready opponents' waits at this draw, as bits like `held`. */
+  private waitLo = 0;
+  private waitHi = 0;
   /**
    * Per seat, while its hand is as in `sig` (suit keys, melds, flowers, ready): tai of a win on
    * each kind (self-drawn at + 34; −2 not yet scored, −1 no win) and settlements by (discarder + 1, kind).
@@ -108,10 +153,13 @@ export class LuckAccount implements LuckHook {
   private readonly paid = new Float64Array(4 * 5 * KINDS * 4);
   /** 0: not computed, 1: `paid` holds it, 2: no win. */
   private readonly paidValid = new Uint8Array(4 * 5 * KINDS);
+  /** Settlements of the hand by (winner, payer + 1, ready, tai): they depend on nothing else within a hand. */
+  private readonly byTai = new Map<number, Float64Array>();
   private readonly pts = new Float64Array(4 * KINDS);
   private readonly mean = new Float64Array(8);
-  /** Per suit: a far kind standing for the others (−1 none yet), its count of shanten-keeping discard kinds, and its waits among them (+64 if it is one itself). */
-  private readonly farRep = new Int16Array(12);
+  /** Per (seat, suit): a far kind whose row stands for the others', valid when `farGen` is the seat's `gen`. */
+  private readonly farRep = new Int16Array(16);
+  private readonly farGen = new Float64Array(16);
 
   constructor(readonly weights?: ArrayLike<number>) {
     if (weights && weights.length !== LUCK_F) throw new RangeError(`luck weights: expected ${LUCK_F}, got ${weights.length}`);
@@ -120,7 +168,7 @@ export class LuckAccount implements LuckHook {
   /** Clear the sums (the table does this when a hand is set up). */
   clear(): void {
     this.features.fill(0);
-    this.sig.fill(-1);
+    this.forget();
   }
 
   /** The deal is complete (flowers replaced): the deal's terms and the dealer's 17th tile. Called by the table. */
@@ -133,11 +181,11 @@ export class LuckAccount implements LuckHook {
     if (last < 0) return;
     for (let s = 0; s < 4; s++) if (tb.hands[s]!.tiles !== (s === d ? 17 : 16)) return;
     let mean = 0;
-    const sh = this.shantenOf;
+    const sh = [0, 0, 0, 0];
+    const hd = this.dealerHand.load(tb.hands[d]!.counts, tb.meldCount[d]!);
+    hd.remove(last);
     for (let s = 0; s < 4; s++) {
-      const h = this.load(tb, s);
-      if (s === d) h.remove(last);
-      sh[s] = h.shanten();
+      sh[s] = s === d ? hd.shanten() : tb.shanten16(s, -1);
       mean += sh[s]!;
     }
     mean /= 4;
@@ -145,12 +193,12 @@ export class LuckAccount implements LuckHook {
     // The dealer's 17th tile: uniform over the non-flower tiles in no 16-tile hand (those left, and itself).
     left[last]!++;
     this.nonFlowerLeft++;
-    this.event(tb, d, last, this.scratch[d]!, false);
+    this.event(tb, d, last, hd, sh[d]!, false);
     left[last]!--;
     this.nonFlowerLeft--;
   }
 
-  /** Count the non-flower tiles left in the table's wall (what the terms of the next draw weigh the tiles by). */
+  /** Count the non-flower tiles left in the table's wall (what the terms of the next draw weigh the tiles by); forget what was known of the hands. */
   prime(tb: TableState): void {
     const left = this.left;
     left.fill(0);
@@ -163,6 +211,7 @@ export class LuckAccount implements LuckHook {
       }
     }
     this.nonFlowerLeft = n;
+    this.forget();
   }
 
   /** The non-flower tiles left in the wall, by kind (a copy). */
@@ -179,7 +228,7 @@ export class LuckAccount implements LuckHook {
     if (!(this.left[u]! > 0)) throw new RangeError(`termsFor: no ${u} left in the wall`);
     const saved = this.features.slice();
     this.features.fill(0);
-    this.event(tb, s, u, this.load(tb, s), true);
+    this.event(tb, s, u, tb.hands[s]!, tb.shanten16(s, -1), true);
     const out = this.features.slice();
     this.features.set(saved);
     return out;
@@ -187,7 +236,8 @@ export class LuckAccount implements LuckHook {
 
   /** Seat `s` draws non-flower tile `t` (out of the wall, not yet in the hand). Called by the table. */
   draw(tb: TableState, s: number, t: Tile): void {
-    this.event(tb, s, t, this.load(tb, s), true);
+    // shanten16 is the table's cache of the hand before its draw: what the turn asks next anyway.
+    if (this.nonFlowerLeft > 0) this.event(tb, s, t, tb.hands[s]!, tb.shanten16(s, -1), true);
     this.left[t]!--;
     this.nonFlowerLeft--;
   }
@@ -198,47 +248,69 @@ export class LuckAccount implements LuckHook {
     return [0, 1, 2, 3].map((s) => (w ? luckOf(this.features, s, w) : 0));
   }
 
-  /** The terms of seat `s` drawing `t` into its 16-state hand `h`, with `left` counting `t`. */
-  private event(tb: TableState, s: number, t: Tile, h: HandState, loaded: boolean): void {
+  /** Forget every cached fact about hands and settlements (a new hand, or a position the account was not following). */
+  private forget(): void {
+    this.handSig.fill(-1);
+    this.known.fill(0);
+    for (let s = 0; s < 4; s++) this.gen[s] = this.nextGen++;
+    this.sig.fill(-1);
+    this.byTai.clear();
+  }
+
+  /** The terms of seat `s` drawing `t` into its 16-state hand `h` (shanten `sh`), with `left` counting `t`. */
+  private event(tb: TableState, s: number, t: Tile, h: HandState, sh: number, loaded: boolean): void {
     const n = this.nonFlowerLeft;
-    if (n <= 0) return;
     const left = this.left;
     const ev = this.ev;
-    ev.fill(0);
-    const sh = h.shanten();
+    let used = false;
     if (sh <= 2) {
-      h.setUnseen(left);
-      const good = h.acceptance(); // copies left that lower the shanten (ready: the winning copies)
-      const hit = h.shantenAfterDraw(t) < sh ? 1 : 0;
+      this.follow(s, h);
+      ev.fill(0);
+      used = true;
+      const I = this.improvingOf(s, h);
+      const lo = I[2 * s]!;
+      const hi = I[2 * s + 1]!;
+      let good = 0; // copies left that lower the shanten (ready: the winning copies)
+      for (let b = lo; b !== 0; b &= b - 1) good += left[31 - Math.clz32(b & -b)]!;
+      for (let b = hi; b !== 0; b &= b - 1) good += left[63 - Math.clz32(b & -b)]!;
+      const hit = (t < 32 ? lo >>> t : hi >>> (t - 32)) & 1;
       ev[s * T + (sh <= 0 ? T_WIN : T_IMPROVE2 + 2 - sh)] = hit - good / n;
+      if (sh === 0) this.winTerms(tb, s, -1, t, h, T_SELF_POINTS, null, 0);
+      if (sh === 1) ev[s * T + T_READY_WAITS] = this.readyWaits(s, t, h);
     }
-    if (sh === 0) this.winTerms(tb, s, -1, t, h, T_SELF_POINTS, null);
-    if (sh === 1) ev[s * T + T_READY_WAITS] = this.readyWaits(t, h);
     // Other seats that are ready: the drawer may have drawn one of their winning tiles.
-    const waitOf = this.waitOf;
     let threat = 0;
     for (let o = 0; o < 4; o++) {
-      if (o === s) continue;
-      const ho = tb.hands[o]!; // read only: shanten and waits
-      if (ho.shanten() !== 0 || ho.waitMasks(this.masks) === 0) continue;
-      if (threat === 0) waitOf.fill(0);
+      if (o === s || tb.shanten16(o, -1) !== 0) continue;
+      const ho = tb.hands[o]!; // read only: waits
+      this.follow(o, ho);
+      const W = this.waitsOf(o, ho);
+      if (this.waitCount[o] === 0) continue;
+      if (!used) {
+        ev.fill(0);
+        used = true;
+        this.follow(s, h); // (sh > 2: not yet followed) the drawer's facts below are about this hand
+      }
+      if (threat === 0) this.waitLo = this.waitHi = 0;
       threat++;
       let copies = 0;
       let isWait = 0;
       for (let k = 0; k < 4; k++) {
-        for (let b = this.masks[k]!; b !== 0; b &= b - 1) {
+        for (let b = W[4 * o + k]!; b !== 0; b &= b - 1) {
           const w = k * 9 + 31 - Math.clz32(b & -b);
           copies += left[w]!;
-          waitOf[w] = 1;
+          if (w < 32) this.waitLo |= 1 << w;
+          else this.waitHi |= 1 << (w - 32);
           if (w === t) isWait = 1;
         }
       }
       const term = isWait - copies / n;
       ev[s * T + T_DANGER_DRAWN]! += term;
       ev[o * T + T_DANGER_FED]! += term;
-      this.winTerms(tb, o, s, t, ho, T_DANGER_POINTS, h);
+      this.winTerms(tb, o, s, t, ho, T_DANGER_POINTS, h, sh);
     }
-    if (threat > 0 && !tb.ready[s]) ev[s * T + T_DEAL_IN_SHARE] = this.dealInShare(t, h); // a seat that declared ready discards what it draws
+    if (!used) return;
+    if (threat > 0 && !tb.ready[s]) ev[s * T + T_DEAL_IN_SHARE] = this.dealInShare(s, t, h, sh); // a seat that declared ready discards what it draws // a seat that declared ready discards what it draws
     const F = this.features;
     const wall = Math.max(0, tb.drawable() + (loaded ? 1 : 0)) / 64;
     const locked = tb.ready[s] === 1;
@@ -256,34 +328,138 @@ export class LuckAccount implements LuckHook {
     }
   }
 
+  /** Keep what is known of seat `s`'s hand if `h` is the hand it is about; else forget it. */
+  private follow(s: number, h: HandState): void {
+    const g = this.handSig;
+    const o = s * 5;
+    const k = h.keys;
+    if (g[o] === k[0] && g[o + 1] === k[1] && g[o + 2] === k[2] && g[o + 3] === k[3] && g[o + 4] === h.melds) return;
+    g[o] = k[0]!;
+    g[o + 1] = k[1]!;
+    g[o + 2] = k[2]!;
+    g[o + 3] = k[3]!;
+    g[o + 4] = h.melds;
+    this.known[s] = 0;
+    this.gen[s] = this.nextGen++;
+  }
+
+  /** Seat `s`'s wait masks (`waitMask[4s…]`, count in `waitCount[s]`) of its ready 16-state hand `h`. */
+  private waitsOf(s: number, h: HandState): Uint16Array {
+    const W = this.waitMask;
+    if (!(this.known[s]! & KNOW_WAITS)) {
+      this.waitCount[s] = h.waitMasks(this.masks);
+      W.set(this.masks, 4 * s);
+      this.known[s]! |= KNOW_WAITS;
+    }
+    return W;
+  }
+
+  /** Seat `s`'s improving kinds (at `improving[2s…]`) of its 16-state hand `h`. */
+  private improvingOf(s: number, h: HandState): Int32Array {
+    const I = this.improving;
+    if (!(this.known[s]! & KNOW_IMPROVING)) {
+      h.improvingKinds(I, 2 * s);
+      this.known[s]! |= KNOW_IMPROVING;
+    }
+    return I;
+  }
+
+  /**
+   * Row (s, u): with `u` drawn into seat `s`'s 16-state hand `h` (shanten `sh`), the kinds whose
+   * discard keeps the lowest shanten (`rowLo`/`rowHi`, `rowKinds`). Far kinds (no held tile within
+   * two ranks; honours: not held) of a suit all give the suit one profile (hand/state.ts), so one
+   * of them stands for the rest: the others differ only in which kind the drawn tile itself is.
+   */
+  private row(s: number, u: Tile, h: HandState, sh: number): number {
+    const at = s * KINDS + u;
+    const g = this.gen[s]!;
+    if (this.rowGen[at] === g) return at;
+    const c = h.counts;
+    const j = u < 27 ? (u / 9) | 0 : 3;
+    const r = u < 27 ? u % 9 : 0;
+    const far = c[u] === 0 && (j === 3 || ((r < 1 || c[u - 1] === 0) && (r < 2 || c[u - 2] === 0) && (r > 7 || c[u + 1] === 0) && (r > 6 || c[u + 2] === 0)));
+    const rep = this.farRep[s * 4 + j]!;
+    if (far && this.farGen[s * 4 + j] === g) {
+      // Another far kind of suit j: as its representative, with u in its place.
+      const ra = s * KINDS + rep;
+      let lo = this.rowLo[ra]!;
+      let hi = this.rowHi[ra]!;
+      const self = (rep < 32 ? lo >>> rep : hi >>> (rep - 32)) & 1;
+      if (self) {
+        if (rep < 32) lo &= ~(1 << rep);
+        else hi &= ~(1 << (rep - 32));
+        if (u < 32) lo |= 1 << u;
+        else hi |= 1 << (u - 32);
+      }
+      this.rowLo[at] = lo;
+      this.rowHi[at] = hi;
+      this.rowKinds[at] = this.rowKinds[ra]!;
+      this.rowGen[at] = g;
+      return at;
+    }
+    const I = this.improvingOf(s, h);
+    const sh17 = ((u < 32 ? I[2 * s]! >>> u : I[2 * s + 1]! >>> (u - 32)) & 1) !== 0 ? sh - 1 : sh;
+    const S = this.swap;
+    h.swapShanten(u, S);
+    const held = h.held;
+    let lo = 0;
+    let hi = 0;
+    let kinds = 0;
+    for (let word = 0; word < 2; word++) {
+      let bits = held[word]!;
+      if (word === (u >> 5)) bits |= 1 << (u & 31);
+      for (let b = bits; b !== 0; b &= b - 1) {
+        const bit = b & -b;
+        const d = word * 32 + 31 - Math.clz32(bit);
+        if (S[d] === sh17) {
+          kinds++;
+          if (word === 0) lo |= bit;
+          else hi |= bit;
+        }
+      }
+    }
+    this.rowLo[at] = lo;
+    this.rowHi[at] = hi;
+    this.rowKinds[at] = kinds;
+    this.rowGen[at] = g;
+    if (far) {
+      this.farRep[s * 4 + j] = u;
+      this.farGen[s * 4 + j] = g;
+    }
+    return at;
+  }
+
   /**
    * Seat `w` (16-state hand `hw`) winning on the tile drawn, `t` — self-drawn when `from` < 0,
    * else on `from`'s discard of it — as the settlement of every seat, less its mean over the
-   * tiles left, into term `term`; with `hFrom` (the discarder's hand) also into the "free" term,
-   * counting only tiles that do not lower the discarder's shanten.
+   * tiles left, into term `term`; with `hFrom` (the discarder's hand, shanten `shFrom`) also into
+   * the "free" term, counting only tiles that do not lower the discarder's shanten.
    */
-  private winTerms(tb: TableState, w: number, from: number, t: Tile, hw: HandState, term: number, hFrom: HandState | null): void {
-    const found = hw.waitMasks(this.masks);
-    if (found === 0) return;
+  private winTerms(tb: TableState, w: number, from: number, t: Tile, hw: HandState, term: number, hFrom: HandState | null, shFrom: number): void {
+    const W = this.waitsOf(w, hw);
+    if (this.waitCount[w] === 0) return;
     const n = this.nonFlowerLeft;
     const left = this.left;
     const mean = this.mean;
+    const paid = this.paid;
     mean.fill(0);
-    const shFrom = hFrom ? hFrom.shanten() : 0;
+    // The discarder's improving kinds if known (its shanten ≤ 2), else asked per tile.
+    const I = hFrom && this.known[from]! & KNOW_IMPROVING ? this.improvingOf(from, hFrom) : null;
     let hit = -1;
     let hitFree = 0;
     let i = 0;
     for (let k = 0; k < 4; k++) {
-      for (let b = this.masks[k]!; b !== 0; b &= b - 1) {
+      for (let b = W[4 * w + k]!; b !== 0; b &= b - 1) {
         const u = k * 9 + 31 - Math.clz32(b & -b);
         if (left[u] === 0) continue;
-        const d = this.settlement(tb, w, hw, u, from) ?? ZERO4;
-        const free = hFrom && hFrom.shantenAfterDraw(u) >= shFrom ? 1 : 0;
+        const at = this.settlement(tb, w, hw, u, from); // −1: no win, pays nothing
+        const free = hFrom ? (I ? ((u < 32 ? I[2 * from]! >>> u : I[2 * from + 1]! >>> (u - 32)) & 1) ^ 1 : hFrom.shantenAfterDraw(u) >= shFrom ? 1 : 0) : 0;
         const p = left[u]! / n;
         for (let q = 0; q < 4; q++) {
-          this.pts[i * 4 + q] = d[q]!;
-          mean[q]! += p * d[q]!;
-          mean[4 + q]! += p * d[q]! * free;
+          const d = at < 0 ? 0 : paid[at + q]!;
+          this.pts[i * 4 + q] = d;
+          mean[q]! += p * d;
+          mean[4 + q]! += p * d * free;
         }
         if (u === t) {
           hit = i;
@@ -302,10 +478,11 @@ export class LuckAccount implements LuckHook {
 
   /**
    * The settlement of seat `w` (16-state hand `hw`) winning on `u` (self-drawn when `from` < 0,
-   * else on `from`'s discard), by seat, or null if that is no win. Cached per seat while its
-   * hand, melds, flowers and ready flag stay as they were.
+   * else on `from`'s discard): where its four payments by seat are in `paid`, or −1 if that is no
+   * win. Cached per seat while its hand, melds, flowers and ready flag stay as they were; the
+   * payments per tai for the hand.
    */
-  private settlement(tb: TableState, w: number, hw: HandState, u: Tile, from: number): Float64Array | null {
+  private settlement(tb: TableState, w: number, hw: HandState, u: Tile, from: number): number {
     const sig = this.sig;
     const o = w * 7;
     const k = hw.keys;
@@ -321,8 +498,7 @@ export class LuckAccount implements LuckHook {
       this.paidValid.fill(0, w * 5 * KINDS, (w + 1) * 5 * KINDS);
     }
     const slot = (w * 5 + from + 1) * KINDS + u;
-    const out = this.paid.subarray(slot * 4, slot * 4 + 4);
-    if (this.paidValid[slot]) return this.paidValid[slot] === 1 ? out : null;
+    if (this.paidValid[slot]) return this.paidValid[slot] === 1 ? slot * 4 : -1;
     const selfDraw = from < 0;
     const at = w * 2 * KINDS + (selfDraw ? KINDS : 0) + u;
     if (this.taiCache[at] === -2) {
@@ -334,119 +510,114 @@ export class LuckAccount implements LuckHook {
     const tai = this.taiCache[at]!;
     if (tai < 0) {
       this.paidValid[slot] = 2;
-      return null;
+      return -1;
     }
-    out.set(settleWinners(tb, [{ seat: w, tai, ready: tb.ready[w] === 1 }], selfDraw, from, 'normal'));
+    const ready = tb.ready[w]!;
+    const key = ((w * 5 + from + 1) * 2 + ready) * 65536 + tai;
+    let pay = this.byTai.get(key);
+    if (!pay) {
+      pay = Float64Array.from(settleWinners(tb, [{ seat: w, tai, ready: ready === 1 }], selfDraw, from, 'normal'));
+      this.byTai.set(key, pay);
+    }
+    this.paid.set(pay, slot * 4);
     this.paidValid[slot] = 1;
-    return out;
+    return slot * 4;
   }
 
   /**
    * A draw 1 from ready: for `t`, the copies left (after it) of the waits of the best discard
    * from the hand with it, if it makes the hand ready (else 0), / 10, less the mean over the tiles left.
+   * The kinds that make the hand ready are seat `s`'s improving kinds; the waits each discard then
+   * leaves are kept per (seat, kind) while the hand stays.
    */
-  private readyWaits(t: Tile, h: HandState): number {
+  private readyWaits(s: number, t: Tile, h: HandState): number {
     const n = this.nonFlowerLeft;
     const left = this.left;
+    const I = this.improvingOf(s, h);
     let mean = 0;
     let got = 0;
-    for (let u = 0; u < KINDS; u++) {
-      if (left[u] === 0 || h.shantenAfterDraw(u) !== 0) continue;
-      h.add(u);
-      let best = 0;
-      const held = h.held;
-      for (let word = 0; word < 2; word++) {
-        for (let bits = held[word]!; bits !== 0; bits &= bits - 1) {
-        const d = word * 32 + 31 - Math.clz32(bits & -bits);
-        if (h.waitMasks(this.masks, d) === 0) continue;
-        let copies = 0;
-        for (let k = 0; k < 4; k++) {
-          for (let b = this.masks[k]!; b !== 0; b &= b - 1) {
-            const w = k * 9 + 31 - Math.clz32(b & -b);
-            copies += left[w]! - (w === u ? 1 : 0);
+    for (let word = 0; word < 2; word++) {
+      for (let b = I[2 * s + word]!; b !== 0; b &= b - 1) {
+        const u = word * 32 + 31 - Math.clz32(b & -b);
+        if (left[u] === 0) continue;
+        const at = s * KINDS + u;
+        if (this.rwGen[at] !== this.gen[s]) this.readyRow(s, u, h);
+        let best = 0;
+        const M = this.rwMasks;
+        const m0 = at * D_MAX * 4;
+        for (let x = 0, end = this.rwCount[at]!; x < end; x++) {
+          let copies = 0;
+          for (let k = 0; k < 4; k++) {
+            for (let bb = M[m0 + 4 * x + k]!; bb !== 0; bb &= bb - 1) {
+              const w = k * 9 + 31 - Math.clz32(bb & -bb);
+              copies += left[w]! - (w === u ? 1 : 0);
+            }
           }
+          if (copies > best) best = copies;
         }
-        if (copies > best) best = copies;
-        }
+        mean += (left[u]! * best) / n;
+        if (u === t) got = best;
       }
-      h.remove(u);
-      mean += (left[u]! * best) / n;
-      if (u === t) got = best;
     }
     return (got - mean) / 10;
   }
 
+  /** The wait masks of each discard that leaves seat `s`'s hand `h` (1 from ready) ready once `u` is drawn. */
+  private readyRow(s: number, u: Tile, h: HandState): void {
+    const at = this.row(s, u, h, 1); // the discards keeping shanten 0 once u is in
+    const M = this.rwMasks;
+    const m0 = at * D_MAX * 4;
+    let x = 0;
+    h.add(u);
+    for (let word = 0; word < 2; word++) {
+      for (let b = word === 0 ? this.rowLo[at]! : this.rowHi[at]!; b !== 0; b &= b - 1) {
+        const d = word * 32 + 31 - Math.clz32(b & -b);
+        if (h.waitMasks(this.masks, d) === 0) continue;
+        M.set(this.masks, m0 + 4 * x);
+        x++;
+      }
+    }
+    h.remove(u);
+    this.rwCount[at] = x;
+    this.rwGen[at] = this.gen[s]!;
+  }
+
   /**
    * With a ready opponent: for the hand with `t`, of the kinds whose discard keeps its lowest
-   * shanten, the share that some ready opponent waits on (`waitOf`); less the mean over the tiles
-   * left. Far kinds (no held tile within two ranks; honours: not held) of a suit all give the
-   * suit one profile (hand/state.ts), so one of them stands for the rest: the others differ only
-   * in which kind the drawn tile itself is.
+   * shanten, the share that some ready opponent waits on (`waitLo`/`waitHi`); less the mean over
+   * the tiles left.
    */
-  private dealInShare(t: Tile, h: HandState): number {
+  private dealInShare(s: number, t: Tile, h: HandState, sh: number): number {
     const n = this.nonFlowerLeft;
     const left = this.left;
-    const waitOf = this.waitOf;
-    const c = h.counts;
+    const wLo = this.waitLo;
+    const wHi = this.waitHi;
+    const held = h.held;
     let mean = 0;
     let got = 0;
-    const rep = this.farRep;
-    rep.fill(-1);
     // Holding no waiting tile, the hand with u holds one only if u is one: every other u has share 0.
-    let holds = false;
-    for (let d = 0; d < KINDS && !holds; d++) holds = c[d]! > 0 && waitOf[d] === 1;
+    const holds = (held[0]! & wLo) !== 0 || (held[1]! & wHi) !== 0;
     for (let u = 0; u < KINDS; u++) {
-      if (left[u] === 0 || (!holds && waitOf[u] === 0)) continue;
-      const j = u < 27 ? (u / 9) | 0 : 3;
-      const r = u < 27 ? u % 9 : 0;
-      const far = c[u] === 0 && (j === 3 || ((r < 1 || c[u - 1] === 0) && (r < 2 || c[u - 2] === 0) && (r > 7 || c[u + 1] === 0) && (r > 6 || c[u + 2] === 0)));
-      if (!far || rep[j * 3]! < 0) {
-        const sh17 = h.shantenAfterDraw(u);
-        h.add(u);
-        let kinds = 0;
-        let waits = 0;
-        let self = 0;
-        const held = h.held;
-        for (let word = 0; word < 2; word++) {
-          for (let b = held[word]!; b !== 0; b &= b - 1) {
-            const d = word * 32 + 31 - Math.clz32(b & -b);
-            if (h.shantenAfterDiscard(d) === sh17) {
-              kinds++;
-              waits += waitOf[d]!;
-              if (d === u) self = 1;
-            }
-          }
-        }
-        h.remove(u);
-        if (far) {
-          rep[j * 3] = u;
-          rep[j * 3 + 1] = kinds;
-          rep[j * 3 + 2] = waits - self * waitOf[u]! + self * 64;
-        }
-        const share = kinds > 0 ? waits / kinds : 0;
-        mean += (left[u]! * share) / n;
-        if (u === t) got = share;
-        continue;
-      }
-      // Another far kind of suit j: as its representative, with u in its place.
-      const kinds = rep[j * 3 + 1]!;
-      const packed = rep[j * 3 + 2]!;
-      const self = packed >= 64 ? 1 : 0;
-      const waits = packed - self * 64 + self * waitOf[u]!;
+      if (left[u] === 0) continue;
+      const isWait = (u < 32 ? wLo >>> u : wHi >>> (u - 32)) & 1;
+      if (!holds && isWait === 0) continue;
+      const at = this.row(s, u, h, sh);
+      const kinds = this.rowKinds[at]!;
+      const waits = popcount(this.rowLo[at]! & wLo) + popcount(this.rowHi[at]! & wHi);
       const share = kinds > 0 ? waits / kinds : 0;
       mean += (left[u]! * share) / n;
       if (u === t) got = share;
     }
     return got - mean;
   }
-
-  /** Seat `s`'s hand in its scratch kernel. */
-  private load(tb: TableState, s: number): HandState {
-    return this.scratch[s]!.load(tb.hands[s]!.counts, tb.meldCount[s]!);
-  }
 }
 
-const ZERO4: readonly number[] = [0, 0, 0, 0];
+/** Set bits of a 32-bit integer. */
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
 
 /**
  * Seat `s`'s luck from the four seats' features: Σ_f weights[f] · (F[s][f] − mean of the other

@@ -98,6 +98,17 @@ class Workspace {
   readonly farProf = new Uint16Array(4);
   /** Kinds held four times (as of the last `prepare`). */
   prepFours = 0;
+  /**
+   * Per suit j (3: honours), while its key is `pmKey[j]`: the suit's profile with one more
+   * (`plusProf[9j + r]`) or one fewer (`minusProf[9j + r]`) tile of rank r, for the ranks set in
+   * `plusDone[j]`/`minusDone[j]`. A draw or a discard changes one suit's key, so between two
+   * turns of a seat most suits keep theirs, and their reads of the large suit table are kept.
+   */
+  readonly pmKey = new Int32Array(4).fill(-1);
+  readonly plusDone = new Uint16Array(4);
+  readonly minusDone = new Uint16Array(4);
+  readonly plusProf = new Uint16Array(36);
+  readonly minusProf = new Uint16Array(36);
   /** Bit r of suit i: the hand holds rank r + 1 of it (as of the last `prepare`). */
   readonly suitHeld = new Uint16Array(4);
 }
@@ -497,6 +508,142 @@ export class HandState {
       }
     }
     return total;
+  }
+
+  /** The profile of suit `j` (3: honours) with one more tile of rank `r`, kept per suit key (`Workspace.plusProf`). */
+  private plusProfile(w: Workspace, j: number, r: number): number {
+    const key = this.keys[j]!;
+    if (w.pmKey[j] !== key) {
+      w.pmKey[j] = key;
+      w.plusDone[j] = 0;
+      w.minusDone[j] = 0;
+    }
+    const at = j * 9 + r;
+    if ((w.plusDone[j]! >> r) & 1) return w.plusProf[at]!;
+    const kk = key + RANK_UNIT[r]!;
+    const p = j === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
+    w.plusProf[at] = p;
+    w.plusDone[j]! |= 1 << r;
+    return p;
+  }
+
+  /** The profile of suit `j` (3: honours) with one fewer tile of rank `r` (held), kept per suit key. */
+  private minusProfile(w: Workspace, j: number, r: number): number {
+    const key = this.keys[j]!;
+    if (w.pmKey[j] !== key) {
+      w.pmKey[j] = key;
+      w.plusDone[j] = 0;
+      w.minusDone[j] = 0;
+    }
+    const at = j * 9 + r;
+    if ((w.minusDone[j]! >> r) & 1) return w.minusProf[at]!;
+    const kk = key - RANK_UNIT[r]!;
+    const p = j === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
+    w.minusProf[at] = p;
+    w.minusDone[j]! |= 1 << r;
+    return p;
+  }
+
+  /**
+   * The kinds whose draw lowers the shanten of this 16 − 3·melds tile hand (those held four
+   * times excluded), as bits in `out` laid out like `held` (`out[0]` kinds 0–31, `out[1]` 32–33);
+   * returns how many. `acceptance()` is the sum of `unseen` over them; this is the set itself,
+   * for a caller that weighs the kinds by counts of its own (luck accounting: the wall's).
+   */
+  improvingKinds(out: Int32Array, at = 0): number {
+    const w = this.work();
+    if (this.tiles !== this.max - 1) this.wrongSize('improvingKinds', this.max - 1);
+    if (w.profVersion !== this.version) this.prepareProfiles();
+    const c = this.counts;
+    const k = this.keys;
+    const P = w.prof;
+    const R = w.restPair;
+    const tiles = this.tiles + 1;
+    const m = this.melds;
+    const base = shantenFromTriple(w.abc, P[3]!, tiles - 1, m);
+    let fours = 0;
+    for (let t = 0; t < KINDS; t++) fours += (c[t]! + 4) >> 3;
+    // Far kinds can help only as in `acceptance` (see the comment above it).
+    const farMayHelp = fours > 0 || (m < 5 && shantenFromTriple(w.abc, P[3]!, tiles - 1, m + 1) === base - 3);
+    let lo = 0;
+    let hi = 0;
+    let n = 0;
+    for (let j = 0; j < 4; j++) {
+      const o = j * 9;
+      const ranks = j === 3 ? 7 : 9;
+      let held = 0;
+      for (let r = 0; r < ranks; r++) held |= ((c[o + r]! + 255) >> 8) << r;
+      const near = nearRanks(held, j);
+      let farSh = 99;
+      for (let r = 0; r < ranks; r++) {
+        const t = o + r;
+        if (c[t] === 4) continue;
+        let sh: number;
+        if ((near >> r) & 1) {
+          const a = this.plusProfile(w, j, r);
+          sh = j === 3 ? shantenFromTriple(w.abc, a, tiles, m) : shantenFromTriple(tripleProfileOf(R[j]!, a), P[3]!, tiles, m);
+        } else {
+          if (!farMayHelp) continue;
+          if (farSh === 99) {
+            const f = farProfileOf(j, P[j]!, k[j]!, RANK_UNIT[r]!);
+            farSh = j === 3 ? shantenFromTriple(w.abc, f, tiles, m) : shantenFromTriple(tripleProfileOf(R[j]!, f), P[3]!, tiles, m);
+          }
+          sh = farSh;
+        }
+        if (sh < base) {
+          if (t < 32) lo |= 1 << t;
+          else hi |= 1 << (t - 32);
+          n++;
+        }
+      }
+    }
+    out[at] = lo;
+    out[at + 1] = hi;
+    return n;
+  }
+
+  /**
+   * Shanten after drawing `u` into this 16 − 3·melds tile hand and discarding `d`, into `out[d]`
+   * for every kind `d` held once `u` is in (`d = u` gives this hand's shanten); other entries are
+   * left alone. The same values as `shantenLess(d)` of the hand with `u` added, from the suit
+   * profiles with a tile more or less (kept per suit key), so a row costs small-table reads per
+   * `d` and large-table reads only for `d` of `u`'s suit.
+   */
+  swapShanten(u: Tile, out: Int8Array): void {
+    const w = this.work();
+    if (this.tiles !== this.max - 1) this.wrongSize('swapShanten', this.max - 1);
+    if (!(this.counts[u]! < 4)) this.refuse('draw', u);
+    if (w.profVersion !== this.version) this.prepareProfiles();
+    const held = this.held;
+    const k = this.keys;
+    const P = w.prof;
+    const R = w.restPair;
+    const tiles = this.tiles;
+    const m = this.melds;
+    const i = KEY_INDEX[u]!;
+    const ki = k[i]! + KEY_UNIT[u]!;
+    const plus = this.plusProfile(w, i, u - 9 * i);
+    // u's suit changed, the honours as they are (i a number suit): combined once for every d outside both.
+    const withPlus = i === 3 ? 0 : tripleProfileOf(R[i]!, plus);
+    out[u] = shantenFromTriple(w.abc, P[3]!, tiles, m);
+    for (let word = 0; word < 2; word++) {
+      for (let b = held[word]!; b !== 0; b &= b - 1) {
+        const d = word * 32 + 31 - Math.clz32(b & -b);
+        if (d === u) continue;
+        const j = KEY_INDEX[d]!;
+        let sh: number;
+        if (j === i) {
+          const key = ki - KEY_UNIT[d]!;
+          sh = i === 3 ? shantenFromTriple(w.abc, honorProfileOf(key), tiles, m) : shantenFromTriple(tripleProfileOf(R[i]!, suitProfileOf(key)), P[3]!, tiles, m);
+        } else {
+          const minus = this.minusProfile(w, j, d - 9 * j);
+          if (i === 3) sh = shantenFromTriple(tripleProfileOf(R[j]!, minus), plus, tiles, m);
+          else if (j === 3) sh = shantenFromTriple(withPlus, minus, tiles, m);
+          else sh = shantenFromTriple(tripleProfileOf(pairProfileOf(plus, minus), P[3 - i - j]!), P[3]!, tiles, m);
+        }
+        out[d] = sh;
+      }
+    }
   }
 
   /**

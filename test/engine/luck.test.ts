@@ -5,8 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { FLOWER_BASE, KINDS } from '../../src/core/tiles.js';
 import { LUCK_F, LUCK_FEATURES, LUCK_SCALES, LUCK_TERMS, LuckAccount, luckOf, playHand, Table, type BotFactory, type HandResult, type Step } from '../../src/engine/index.js';
-import { greedy, random, defensive } from '../../bots/index.js';
+import { greedy, random, defensive, value } from '../../bots/index.js';
+import { HandState } from '../../src/hand/index.js';
 import { getProfile } from '../../src/rules/index.js';
+import { referenceDeal, referenceDraw, wallLeft } from './luck-reference.js';
 
 const p0 = getProfile('p0');
 /** Arbitrary weights (any weights leave every feature's mean at zero): feature f weighs (f mod 7 − 3) / 2. */
@@ -74,6 +76,85 @@ describe('luck accounting', () => {
     for (const name of ['improve2', 'improve1', 'win', 'selfDrawPoints', 'dangerDrawn', 'dangerFed', 'dangerPoints', 'dangerPointsFree', 'readyWaits', 'dealInShare', 'dangerPointsLocked', 'dealInShareThreat']) {
       expect(seen[LUCK_FEATURES.indexOf(name)], name).toBeGreaterThan(0);
     }
+  });
+
+  it('every term of every draw is the plain computation\'s, bit for bit: whole hands, every profile, four line-ups', () => {
+    // The fast path keeps hand facts per seat across draws; the reference (luck-reference.ts)
+    // recomputes each f(u) from scratch. Their sums over a hand must be the same doubles.
+    const lineups: BotFactory[][] = [
+      [random, random, random, random],
+      [greedy, greedy, greedy, greedy],
+      [greedy, defensive, value, random],
+      [defensive, greedy, random, value],
+    ];
+    let draws = 0;
+    let nonzero = 0;
+    for (const profile of ['p0', 'full', 'casual']) {
+      const rules = getProfile(profile);
+      for (let li = 0; li < lineups.length; li++) {
+        const acc = new LuckAccount();
+        for (let key = 0; key < 12; key++) {
+          const t = new Table();
+          const want = new Float64Array(4 * LUCK_F);
+          t.onStep = (step: Step) => {
+            if (step.type !== 'draw' || step.tile >= FLOWER_BASE || t.dealing) return;
+            // As the account sees it: the tile out of the wall, not yet in the hand.
+            const left = wallLeft(t);
+            left[step.tile]!++;
+            const f = referenceDraw(t, step.seat, step.tile, new HandState(t.hands[step.seat]!.counts, t.meldCount[step.seat]!), left, Math.max(0, t.drawable() + 1) / 64);
+            for (let i = 0; i < f.length; i++) want[i]! += f[i]!;
+            draws++;
+          };
+          t.reset({ rules, seed: 'luck-ref', handKey: key, dealer: key & 3, round: (key >> 2) & 3, streak: key % 2, luck: acc });
+          const deal = referenceDeal(t);
+          for (let i = 0; i < deal.length; i++) want[i]! += deal[i]!;
+          let state = key + 1;
+          const rng = () => (state = (state * 48271) % 2147483647) / 2147483647;
+          const players = lineups[li]!.map((f, s) => f(s, rng, rules));
+          while (!t.isOver()) {
+            const [d] = t.pending();
+            t.apply(d!.seat, players[d!.seat]!.decide(d!.view, d!.legal));
+          }
+          for (let i = 0; i < want.length; i++) {
+            if (!Object.is(acc.features[i], want[i])) {
+              expect.fail(`${profile}, line-up ${li}, hand ${key}: ${LUCK_FEATURES[i % LUCK_F]} of seat ${(i / LUCK_F) | 0} is ${acc.features[i]}, the plain computation ${want[i]}`);
+            }
+            if (want[i] !== 0) nonzero++;
+          }
+        }
+      }
+    }
+    expect(draws).toBeGreaterThan(5000);
+    expect(nonzero).toBeGreaterThan(5000);
+  });
+
+  it('termsFor at a position gives the plain computation for every tile left, in positions of every kind', () => {
+    const acc = new LuckAccount();
+    let positions = 0;
+    const seen = new Float64Array(LUCK_F);
+    for (let key = 0; key < 16; key++) {
+      playWatching(key, [greedy, defensive, greedy, value], (tb, seat, from) => {
+        if (tb.drawable() > 40) return; // the later draws: ready seats on every side
+        const c = tb.clone();
+        if (from === 'front') c.front--;
+        else c.end++;
+        acc.prime(c);
+        const left = wallLeft(c);
+        const h = new HandState(c.hands[seat]!.counts, c.meldCount[seat]!);
+        for (let u = 0; u < KINDS; u++) {
+          if (left[u] === 0) continue;
+          const got = acc.termsFor(c, seat, u);
+          const want = referenceDraw(c, seat, u, h, left, Math.max(0, c.drawable() + 1) / 64);
+          for (let i = 0; i < got.length; i++) {
+            if (!Object.is(got[i], want[i])) expect.fail(`hand ${key}, seat ${seat} drawing ${u}: ${LUCK_FEATURES[i % LUCK_F]} of seat ${(i / LUCK_F) | 0} is ${got[i]}, the plain computation ${want[i]}`);
+            seen[i % LUCK_F]! += Math.abs(want[i]!);
+          }
+        }
+        positions++;
+      });
+    }
+    expect(positions).toBeGreaterThan(100);
+    for (const name of LUCK_TERMS) expect(seen[LUCK_FEATURES.indexOf(name)], name).toBeGreaterThan(0);
   });
 
   it('attaching an account changes nothing in play, and the result carries a copy of its features', () => {
