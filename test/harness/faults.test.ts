@@ -62,7 +62,10 @@ const fx = join(base, 'fixture');
 const exp = join(fx, 'exp.json');
 const ref = join(base, 'ref');
 const RESULT_FILES = ['hands.arrow', 'manifest.json', 'report.html', 'report.md', 'summary.json', 'wins.arrow'];
-/** The run every crash must reproduce: 600 deals with a deliberately slow bot, 30 jobs. */
+/**
+ * The run every crash must reproduce: 600 deals with a deliberately slow bot, 30 jobs. A job
+ * reaches a journal in one write (its record batch, encoded by the worker), after the schema's.
+ */
 const runArgs = (out: string, ...more: string[]): string[] => ['run', exp, '--out', out, '--workers', '2', '--batch', '20', '--quiet', ...more];
 
 /** `dir` holds exactly the result the uninterrupted run wrote, byte for byte. */
@@ -91,7 +94,7 @@ beforeAll(() => {
 describe('a crash or a signal at any moment, then --resume, gives the bytes of an uninterrupted run', () => {
   it('SIGKILL while a job is being appended to the journal', () => {
     const out = join(base, 'kill-append');
-    expect(tw16(runArgs(out), { fault: { op: 'write', path: 'hands.partial.arrows', nth: 600, action: 'SIGKILL' } }).signal).toBe('SIGKILL');
+    expect(tw16(runArgs(out), { fault: { op: 'write', path: 'hands.partial.arrows', nth: 16, action: 'SIGKILL' } }).signal).toBe('SIGKILL');
     expect(existsSync(join(out, 'hands.arrow'))).toBe(false);
     expectResumesToReference(out);
   });
@@ -117,7 +120,7 @@ describe('a crash or a signal at any moment, then --resume, gives the bytes of a
 
   it('SIGTERM saves progress and exits 130 at once, naming the --resume command', () => {
     const out = join(base, 'term');
-    const r = tw16(runArgs(out), { fault: { op: 'write', path: 'hands.partial.arrows', nth: 600, action: 'SIGTERM' } });
+    const r = tw16(runArgs(out), { fault: { op: 'write', path: 'hands.partial.arrows', nth: 16, action: 'SIGTERM' } });
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/SIGTERM: stopping; saving progress/);
     expect(r.stderr).toMatch(/continue with: tw16 run .*exp\.json --out .*term --resume/);
@@ -147,7 +150,7 @@ describe('a crash or a signal at any moment, then --resume, gives the bytes of a
 describe('a resume is verified first: any change is refused with exit 2 and nothing on disk changes', () => {
   const stopped = join(base, 'stopped');
   beforeAll(() => {
-    expect(tw16(runArgs(stopped), { fault: { op: 'write', path: 'hands.partial.arrows', nth: 600, action: 'SIGTERM' } }).code).toBe(130);
+    expect(tw16(runArgs(stopped), { fault: { op: 'write', path: 'hands.partial.arrows', nth: 16, action: 'SIGTERM' } }).code).toBe(130);
     expect(JSON.parse(readFileSync(join(stopped, 'run-state.json'), 'utf8')).checkpoint.dealsDone).toBeGreaterThan(0);
   });
 
@@ -210,7 +213,7 @@ describe('I/O failures exit 3 naming the path; an earlier complete result stays 
     expect(Object.keys(now).filter((f) => !(f in files)).sort()).toEqual(['hands.partial.arrows', 'run-state.json', 'wins.partial.arrows']);
   };
   const cases: [string, (dir: string) => Fault][] = [
-    ['disk full while the journal is appended', () => ({ op: 'write', path: 'wins.partial.arrows', nth: 60, action: 'ENOSPC' })],
+    ['disk full while the journal is appended', () => ({ op: 'write', path: 'wins.partial.arrows', nth: 7, action: 'ENOSPC' })],
     ['disk full while the data files are written', () => ({ op: 'write', path: '.tw16-staging/hands.arrow', nth: 10, action: 'ENOSPC' })],
     ['disk full while summary.json is written', () => ({ op: 'write', path: '.tw16-staging/summary.json', nth: 1, action: 'ENOSPC' })],
   ];

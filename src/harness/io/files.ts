@@ -4,7 +4,7 @@
  * OS failure becomes an IoError naming the path (exit 3) instead of a raw Node error.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { InputError, IoError, isSystemError } from '../../core/errors.js';
@@ -52,6 +52,46 @@ export function fsyncDir(dir: string): void {
       closeSync(fd);
     }
   });
+}
+
+/** Flush file descriptor `fd` to the disk in libuv's pool: the calling thread goes on meanwhile. */
+export function fsyncAsync(fd: number, path: string, what = 'sync'): Promise<void> {
+  return ioAsync(path, what, () => new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve()))));
+}
+
+/**
+ * `writeAtomic` with its waits for the disk off the calling thread: the bytes are written and
+ * renamed here, through node:fs's synchronous calls as everywhere, and each flush (the file's,
+ * then its directory's) runs in libuv's pool. Resolves once `file` holds `data` durably.
+ */
+export async function writeAtomicAsync(file: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${file}.tmp`;
+  const fd = io(tmp, 'write', () => openSync(tmp, 'w'));
+  try {
+    io(tmp, 'write', () => writeFileSync(fd, data));
+    await fsyncAsync(fd, tmp, 'write');
+  } catch (err) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  closeSync(fd);
+  io(file, `rename ${basename(tmp)} to`, () => renameSync(tmp, file));
+  const dir = dirname(file);
+  const dfd = io(dir, 'sync directory', () => openSync(dir, 'r'));
+  try {
+    await ioAsync(dir, 'sync directory', () =>
+      new Promise<void>((resolve, reject) =>
+        fsync(dfd, (err) => {
+          // As fsyncDir: some file systems cannot sync a directory.
+          if (err && !['EINVAL', 'EPERM', 'EISDIR', 'ENOTSUP'].includes(err.code ?? '')) reject(err);
+          else resolve();
+        }),
+      ),
+    );
+  } finally {
+    closeSync(dfd);
+  }
 }
 
 /** Write `data` to `file` so that `file` is either its old contents or all of `data`, durably. */

@@ -8,11 +8,11 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fsyncSync, ftruncateSync, openSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { RecordBatchReader, RecordBatchStreamWriter, type RecordBatch } from 'apache-arrow';
+import { AsyncByteQueue, RecordBatchReader, RecordBatchStreamWriter, type RecordBatch } from 'apache-arrow';
 import { InputError, isSystemError } from '../../core/errors.js';
 import { arrowSchema, FdSink, toRecordBatch } from './arrow.js';
 import type { Batch, ColumnSpec } from './columns.js';
-import { hashFile, io, ioAsync } from './files.js';
+import { fsyncAsync, hashFile, io, ioAsync } from './files.js';
 
 /** A checkpoint of a journal: its first `bytes` bytes hold `rows` rows and hash to `sha256`. */
 export interface JournalMark {
@@ -25,6 +25,7 @@ export interface JournalMark {
 export class Journal {
   private readonly writer = new RecordBatchStreamWriter();
   private readonly schema;
+  private readonly sink: FdSink;
   private closed = false;
 
   private constructor(
@@ -37,10 +38,10 @@ export class Journal {
     private rows: number,
   ) {
     this.schema = arrowSchema(specs, metadata);
-    const sink = new FdSink(fd, path, (b) => {
+    const sink = (this.sink = new FdSink(fd, path, (b) => {
       this.hash.update(b);
       this.bytes += b.length;
-    });
+    }));
     // A reopened journal already holds its schema message: write it to nowhere.
     sink.muted = bytes > 0;
     this.writer.reset(sink, this.schema);
@@ -60,10 +61,15 @@ export class Journal {
     return new Journal(path, specs, metadata, fd, verified.hash, verified.mark.bytes, verified.mark.rows);
   }
 
-  /** Append a job's rows (one record batch; none for an empty batch). */
-  append(batch: Batch): void {
+  /**
+   * Append a job's rows (one record batch; none for an empty batch). `encoded`, when given, is
+   * that record batch already encoded by `encodeJournalBatch` (in the worker that played the
+   * job): its bytes are written as they are, and the main thread only writes and hashes.
+   */
+  append(batch: Batch, encoded?: Uint8Array): void {
     if (batch.rows === 0) return;
-    this.writer.write(toRecordBatch(this.schema, this.specs, batch));
+    if (encoded) this.sink.write(encoded);
+    else this.writer.write(toRecordBatch(this.schema, this.specs, batch));
     this.rows += batch.rows;
   }
 
@@ -73,10 +79,61 @@ export class Journal {
     return { bytes: this.bytes, rows: this.rows, sha256: this.hash.copy().digest('hex') };
   }
 
+  /**
+   * `mark` with the flush in libuv's pool: the checkpoint is what was appended when called, and
+   * is on the disk when the promise resolves (appends may go on meanwhile; they come after it).
+   */
+  async markAsync(): Promise<JournalMark> {
+    const mark = { bytes: this.bytes, rows: this.rows, sha256: this.hash.copy().digest('hex') };
+    await fsyncAsync(this.fd, this.path);
+    return mark;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
     io(this.path, 'close', () => closeSync(this.fd));
+  }
+}
+
+/**
+ * One job's rows as the journal's record-batch message: the bytes `Journal.append` writes for
+ * `batch` (a record batch message depends on its columns only, not on the stream's schema
+ * metadata or position: messages are 8-byte aligned). Empty for no rows. Run in the workers,
+ * so the main thread does not encode.
+ */
+export function encodeJournalBatch(specs: readonly ColumnSpec[], batch: Batch): Uint8Array {
+  if (batch.rows === 0) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  const sink = new CollectSink(chunks);
+  const schema = arrowSchema(specs, new Map());
+  const writer = new RecordBatchStreamWriter();
+  sink.muted = true; // the schema message: the journal has its own
+  writer.reset(sink, schema);
+  sink.muted = false;
+  writer.write(toRecordBatch(schema, specs, batch));
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out;
+}
+
+/** A writer's sink that keeps copies of the chunks (dropped while `muted`). */
+class CollectSink extends AsyncByteQueue {
+  muted = false;
+  constructor(private readonly chunks: Uint8Array[]) {
+    super();
+  }
+  override write(chunk: ArrayBufferView | ArrayBufferLike | string): boolean {
+    if (this.muted) return true;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : ArrayBuffer.isView(chunk) ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength) : new Uint8Array(chunk as ArrayBufferLike);
+    this.chunks.push(bytes.slice());
+    return true;
   }
 }
 

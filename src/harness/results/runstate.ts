@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { InputError } from '../../core/errors.js';
 import type { BotFingerprint } from '../experiment/botfiles.js';
-import { readJsonFile, writeAtomic } from '../io/files.js';
+import { readJsonFile, writeAtomic, writeAtomicAsync } from '../io/files.js';
 import type { JournalMark } from '../io/journal.js';
 import type { ShardRecord } from '../experiment/shard.js';
 
@@ -53,8 +53,18 @@ export function experimentHash(recorded: unknown): string {
 
 /** Write the state durably, sealed with the hash of its contents. */
 export function writeRunState(dir: string, state: Omit<RunState, 'format'>): void {
+  writeAtomic(join(dir, RUN_STATE), sealed(state));
+}
+
+/** `writeRunState` with the waits for the disk off this thread (`writeAtomicAsync`). */
+export function writeRunStateAsync(dir: string, state: Omit<RunState, 'format'>): Promise<void> {
+  return writeAtomicAsync(join(dir, RUN_STATE), sealed(state));
+}
+
+/** The state file's text: the state and the SHA-256 sealing it. */
+function sealed(state: Omit<RunState, 'format'>): string {
   const body = { format: FORMAT, ...state };
-  writeAtomic(join(dir, RUN_STATE), `${JSON.stringify({ ...body, sha256: sha256(JSON.stringify(body)) }, null, 2)}\n`);
+  return `${JSON.stringify({ ...body, sha256: sha256(JSON.stringify(body)) }, null, 2)}\n`;
 }
 
 /** Read and check the state of `dir`: missing, unreadable, edited or foreign → InputError naming it. */

@@ -54,6 +54,8 @@ export interface JobResult {
   readonly decisions?: Batch;
   /** Hands played. */
   readonly played: number;
+  /** The rows as the journals' record-batch messages (`encodeJournalBatch`), when a worker encoded them. */
+  readonly journal?: { readonly hands: Uint8Array; readonly wins: Uint8Array };
   /**
    * `bot`: a bot broke the interface or its time limit; `internal`: a bug in tw16. `stack`: where
    * (a bot's exception: its stack, with the bot's file and line), for `--debug`.

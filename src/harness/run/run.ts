@@ -35,13 +35,13 @@ import { fsyncDir, io, readJsonFile, removeFile, removeTree, writeAtomic } from 
 import { replayOf, resolveExperiment, runJob, type Job, type JobResult, type Resolved } from './job.js';
 import { closePrograms } from './tables.js';
 import { childList, drained, killListed } from '../players/children.js';
-import { Journal, journalBatches, verifyJournal, type RowCheck, type VerifiedJournal } from '../io/journal.js';
+import { Journal, journalBatches, verifyJournal, type JournalMark, type RowCheck, type VerifiedJournal } from '../io/journal.js';
 import { toBatch } from '../io/read.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
 import { DECISION_COLUMNS } from '../results/decisions.js';
 import { OBS_FORMAT } from '../../engine/index.js';
 import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from '../results/resultdir.js';
-import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, type RunState } from '../results/runstate.js';
+import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, writeRunStateAsync, type RunState } from '../results/runstate.js';
 import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from '../experiment/shard.js';
 import { stopEstimate, summarize, type Summary } from '../analysis/summary.js';
 import { decide, stopDesign } from '../analysis/sequential.js';
@@ -292,13 +292,38 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let dealsDone = dealsAtStart;
   let checkpoints = state?.checkpoint.n ?? -1;
   let lastCheckpoint = 0;
+  const stateOf = (hands: JournalMark, wins: JournalMark, done: number, stopped?: string, decisions?: JournalMark) =>
+    ({ version: VERSION, experiment: recorded, experimentSha256: expHash, deals: e.deals, ...(shard ? { shard } : {}), bots, checkpoint: { n: ++checkpoints, dealsDone: done, hands, wins, ...(decisions ? { decisions } : {}) }, ...(stopped ? { stopped } : {}) });
+  /** A checkpoint now, waiting for the disk here (the start, and when the run stops or ends: after `settled()`). */
   const checkpoint = (stopped?: string): void => {
-    const hands = handsJ!.mark();
-    const wins = winsJ!.mark();
-    const decisions = decisionsJ?.mark();
-    checkpoints++;
-    writeRunState(dir, { version: VERSION, experiment: recorded, experimentSha256: expHash, deals: e.deals, ...(shard ? { shard } : {}), bots, checkpoint: { n: checkpoints, dealsDone, hands, wins, ...(decisions ? { decisions } : {}) }, ...(stopped ? { stopped } : {}) });
+    writeRunState(dir, stateOf(handsJ!.mark(), winsJ!.mark(), dealsDone, stopped, decisionsJ?.mark()));
     lastCheckpoint = performance.now();
+  };
+  // While jobs are written, a checkpoint's flushes (journals, then the state file and its
+  // directory) run in libuv's pool, one checkpoint at a time: fsyncs took 10–300 ms each of the
+  // main thread's time, during which no job was written or handed to a worker. The state names
+  // the journals' bytes as they were when it began; it is written once they are on the disk.
+  let inFlightCheckpoint: Promise<void> | undefined;
+  let checkpointError: unknown;
+  const checkpointSoon = (): void => {
+    if (inFlightCheckpoint) return;
+    lastCheckpoint = performance.now();
+    const done = dealsDone;
+    inFlightCheckpoint = (async () => {
+      const [hands, wins, decisions] = await Promise.all([handsJ!.markAsync(), winsJ!.markAsync(), decisionsJ?.markAsync()]);
+      await writeRunStateAsync(dir, stateOf(hands, wins, done, undefined, decisions));
+    })()
+      .catch((err: unknown) => {
+        checkpointError ??= err;
+      })
+      .finally(() => {
+        inFlightCheckpoint = undefined;
+      });
+  };
+  /** Wait for the checkpoint in flight; its failure, if any, is thrown here. */
+  const settled = async (): Promise<void> => {
+    while (inFlightCheckpoint) await inFlightCheckpoint;
+    if (checkpointError) throw checkpointError;
   };
   const closeAll = (): void => {
     for (const c of [() => handsJ?.close(), () => winsJ?.close(), () => decisionsJ?.close(), () => handsOut?.release(), () => winsOut?.release(), () => decisionsOut?.release()]) {
@@ -365,8 +390,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
           failure = r.error;
           break;
         }
-        hJ.append(r.hands);
-        wJ.append(r.wins);
+        hJ.append(r.hands, r.journal?.hands);
+        wJ.append(r.wins, r.journal?.wins);
         hOut.append(r.hands);
         wOut.append(r.wins);
         if (dOut) {
@@ -377,7 +402,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         dealsDone += dealsOf.get(nextToWrite)!;
         dealsOf.delete(nextToWrite);
         nextToWrite++;
-        if (performance.now() - lastCheckpoint >= CHECKPOINT_MS) checkpoint();
+        if (checkpointError) throw checkpointError;
+        if (performance.now() - lastCheckpoint >= CHECKPOINT_MS) checkpointSoon();
         opts.onProgress?.({ dealsDone: dealsDone - range.first, deals: range.end - range.first, dealsAtStart: dealsAtStart - range.first, hands, seconds: (performance.now() - t0) / 1000 });
       }
     };
@@ -416,6 +442,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       });
     }
 
+    await settled();
     const seconds = (performance.now() - t0) / 1000;
     const outcome = { dealsDone: dealsDone - range.first, deals: end - range.first, hands, seconds, handsPerSecond: seconds > 0 ? hands / seconds : 0 };
     if (dealsDone < end || failure) {
@@ -445,6 +472,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     }
     return { status: 'complete', ...outcome, ...finished };
   } catch (err) {
+    try {
+      await settled(); // its flushes use the journals' descriptors
+    } catch {
+      // the first error is the one to report
+    }
     closeAll();
     try {
       removeTree(staging); // frees the space a full disk needs back; the journals and state stay resumable

@@ -1,10 +1,13 @@
 /**
- * The piscina worker: runs one job and moves (not copies) its column buffers back to the
- * main thread. Workers only compute; the main thread plans, orders and writes.
+ * The piscina worker: runs one job, encodes its rows as the journals' record batches, and moves
+ * (not copies) its column buffers and those bytes back to the main thread. Workers compute and
+ * encode; the main thread plans, orders, writes and hashes.
  */
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
 import { adoptHandTables } from '../../hand/tables.js';
 import { transferables } from '../io/columns.js';
+import { encodeJournalBatch } from '../io/journal.js';
+import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
 import { runJob, type Job, type JobResult } from './job.js';
 import { adoptHeartbeats } from '../players/watchdog.js';
 import { closePrograms } from './tables.js';
@@ -26,10 +29,13 @@ if (closeChannel) {
 }
 
 export default async function work(job: Job): Promise<unknown> {
-  const result: JobResult = await runJob(job);
+  const played: JobResult = await runJob(job);
+  // The journals' record batches are encoded here, beside the play, not on the main thread.
+  const result: JobResult = played.error ? played : { ...played, journal: { hands: encodeJournalBatch(HAND_COLUMNS, played.hands), wins: encodeJournalBatch(WIN_COLUMNS, played.wins) } };
   return move({
     get [transferableSymbol]() {
-      return [...transferables(result.hands), ...transferables(result.wins), ...(result.decisions ? transferables(result.decisions) : [])];
+      const j = result.journal ? [result.journal.hands.buffer as ArrayBuffer, result.journal.wins.buffer as ArrayBuffer] : [];
+      return [...transferables(result.hands), ...transferables(result.wins), ...(result.decisions ? transferables(result.decisions) : []), ...j];
     },
     get [valueSymbol]() {
       return result;
