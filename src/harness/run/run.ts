@@ -26,9 +26,9 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { InputError, UsageError } from '../../core/errors.js';
-import { shareHandTables } from '../../hand/tables.js';
 import { VERSION } from '../../version.js';
 import { ArrowTableWriter } from '../io/arrow.js';
+import { cachedHandTables } from '../io/tablecache.js';
 import { botChange, botFingerprints } from '../experiment/botfiles.js';
 import { badDeals, recordedExperiment, seatingPlan, stopLooks, type Experiment } from '../experiment/experiment.js';
 import { fsyncDir, io, readJsonFile, removeFile, removeTree, writeAtomic } from '../io/files.js';
@@ -570,9 +570,10 @@ async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job | B
     // An idle worker waits for its next job without blocking its event loop (piscina's default
     // 'sync' blocks it in Atomics.wait), so it hears the call to end its bot programs.
     atomics: 'async',
-    // One copy of the hand tables for all workers, built here (see shareHandTables); the list of
+    // One copy of the hand tables for all workers, read from the cache file or built here
+    // (tablecache.ts, shareHandTables); the list of
     // bot programs they start (children.ts) and the channel that tells them to end those.
-    workerData: { handTables: shareHandTables(), heartbeats, children: childList(), closeChannel },
+    workerData: { handTables: cachedHandTables(), heartbeats, children: childList(), closeChannel },
   });
   interface InFlight {
     readonly job: Job;
