@@ -6,7 +6,7 @@
  *        [--exp random,greedy,default,default-noluck] [--scale 1] [--no-base] [--base-dir DIR]
  *
  * Each round plays every (experiment, build, workers) once, the builds' order alternating
- * between rounds, each run a fresh `tw16 run … --force --quiet` in its own process; it times the
+ * between rounds, each run a fresh `tw16 run … --quiet` into an emptied directory, in its own process; it times the
  * wall clock and the process's CPU (user + system, all threads, from /usr/bin/time when it is
  * there) and prints, per experiment, the medians and: new vs base (base time / new time: > 1 is
  * faster), 1 vs 2 workers (time at 1 / time at 2), hands/s. The load average is printed before
@@ -91,7 +91,8 @@ function runOnce(b: Build, exp: Record<string, unknown>, workers: number, scratc
   const file = join(scratch, `${String(e.name)}.json`);
   writeFileSync(file, JSON.stringify(e));
   const out = join(scratch, 'out');
-  const cmd = [join(b.dir, 'bin', 'tw16.js'), 'run', file, '--out', out, '--force', '--quiet', '--workers', String(workers)];
+  rmSync(out, { recursive: true, force: true }); // (no --force: the base may predate it)
+  const cmd = [join(b.dir, 'bin', 'tw16.js'), 'run', file, '--out', out, '--quiet', '--workers', String(workers)];
   const t0 = performance.now();
   const r = hasTime ? spawnSync('/usr/bin/time', ['-f', 'TW16AB %U %S', process.execPath, ...cmd], { encoding: 'utf8' }) : spawnSync(process.execPath, cmd, { encoding: 'utf8' });
   const wall = (performance.now() - t0) / 1000;

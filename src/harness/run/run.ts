@@ -413,6 +413,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
 
     const toPlay = dealsDone < end; // a resume may have only the finish left
     if (toPlay && workers === 0) {
+      cachedHandTables(); // this thread plays: the tables from the cache file, as the workers get them
       try {
         for (const job of upTo(jobs, range.end)) {
           if (stopped() || failure) break;
