@@ -93,14 +93,16 @@ const D_MAX = 17;
  * (`HandResult.luck`). Reusable across hands.
  *
  * How it stays cheap (every value as a plain computation gives it, which
- * test/engine/luck.test.ts checks against one on many positions): a term is f(u) − Σ left·f / n,
- * and f depends on the wall only through that mean, so what depends on a hand alone is kept per
- * seat while the seat's 16-state hand stays the same (its keys and melds: a hand that discards
- * what it drew, or an opponent between its turns) — its shanten (the table's own cache,
- * `shanten16`), waits, improving kinds and, per drawn kind, the discards that keep the lowest
- * shanten with their waits — and each draw only weighs them by the tiles left. The settlement of
- * a possible win is kept per (winner, payer, ready, tai) for the hand. The hand kernels are the
- * table's own (asked, then restored): no copy per draw.
+ * test/engine/luck.test.ts checks against one on many positions, bit for bit): a term is
+ * f(u) − Σ left·f / n, and most of f depends on a hand alone, so that part is kept per seat while
+ * the seat's 16-state hand stays the same (its keys and melds: a hand that discards what it drew,
+ * or an opponent between its turns) — its shanten (the table's own cache, `shanten16`), waits,
+ * improving kinds and, per drawn kind, the discards that keep the lowest shanten with their
+ * waits — and each draw weighs them by the tiles left, in the same order of floating-point
+ * operations as before. The settlement of a possible win is kept per (winner, payer, ready, tai)
+ * for the hand. The hand kernels are the table's own (asked, then restored): no copy per draw.
+ * Measured (README "Performance"): instructions of a hand with luck over one without, 4 × random
+ * 2.11× → 1.81×, 4 × greedy 1.40× → 1.31×, the default mix 1.45× → 1.42× (valgrind).
  */
 export class LuckAccount implements LuckHook {
   /** Σ of each feature's terms per seat over the hand. */

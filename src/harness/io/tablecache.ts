@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import { adoptHandTables, shareHandTables, type HandTables, type RankTables } from '../../hand/index.js';
 
 const MAGIC = 'tw16-hand-tables-1';
@@ -89,7 +90,7 @@ function writeTables(path: string, t: HandTables): void {
   };
   const head = Buffer.from(`${JSON.stringify(header)}\n`);
   mkdirSync(join(path, '..'), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
+  const tmp = `${path}.${process.pid}-${threadId}.tmp`; // one writer per name, even among threads
   try {
     writeFileSync(tmp, Buffer.concat([head, payload]));
     renameSync(tmp, path); // whole or absent under its name (a reader checks the hash anyway)
