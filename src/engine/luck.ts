@@ -114,6 +114,7 @@ export class LuckAccount implements LuckHook {
   private readonly ev = new Float64Array(4 * T);
   /** The dealer's 16-tile starting hand (its 17th tile out), for the deal's terms. */
   private readonly dealerHand = new HandState();
+  private readonly shantenOf = new Int8Array(4);
   /** Per seat, the 16-state hand the cached facts below are about: its four keys and melds (−1: none). */
   private readonly handSig = new Int32Array(4 * 5).fill(-1);
   /** Per seat, which facts are known (KNOW_*). */
@@ -167,10 +168,9 @@ export class LuckAccount implements LuckHook {
     if (weights && weights.length !== LUCK_F) throw new RangeError(`luck weights: expected ${LUCK_F}, got ${weights.length}`);
   }
 
-  /** Clear the sums (the table does this when a hand is set up). */
+  /** Clear the sums (the table does this when a hand is set up; `dealt` then forgets the last hand's facts). */
   clear(): void {
     this.features.fill(0);
-    this.forget();
   }
 
   /** The deal is complete (flowers replaced): the deal's terms and the dealer's 17th tile. Called by the table. */
@@ -183,16 +183,20 @@ export class LuckAccount implements LuckHook {
     if (last < 0) return;
     for (let s = 0; s < 4; s++) if (tb.hands[s]!.tiles !== (s === d ? 17 : 16)) return;
     let mean = 0;
-    const sh = [0, 0, 0, 0];
-    const hd = this.dealerHand.load(tb.hands[d]!.counts, tb.meldCount[d]!);
-    hd.remove(last);
+    const sh = this.shantenOf;
+    let threat = false;
     for (let s = 0; s < 4; s++) {
-      sh[s] = s === d ? hd.shanten() : tb.shanten16(s, -1);
+      sh[s] = s === d ? tb.hands[d]!.shantenLess(last) : tb.shanten16(s, -1);
+      if (s !== d && sh[s] === 0) threat = true;
       mean += sh[s]!;
     }
     mean /= 4;
     for (let s = 0; s < 4; s++) this.features[s * LUCK_F]! += mean - sh[s]!;
-    // The dealer's 17th tile: uniform over the non-flower tiles in no 16-tile hand (those left, and itself).
+    // The dealer's 17th tile: uniform over the non-flower tiles in no 16-tile hand (those left, and
+    // itself). Its terms are all 0 unless the dealer is 2 or fewer from ready or an opponent is ready.
+    if (sh[d]! > 2 && !threat) return;
+    const hd = this.dealerHand.load(tb.hands[d]!.counts, tb.meldCount[d]!);
+    hd.remove(last);
     left[last]!++;
     this.nonFlowerLeft++;
     this.event(tb, d, last, hd, sh[d]!, false);
@@ -252,11 +256,16 @@ export class LuckAccount implements LuckHook {
 
   /** Forget every cached fact about hands and settlements (a new hand, or a position the account was not following). */
   private forget(): void {
-    this.handSig.fill(-1);
-    this.known.fill(0);
-    for (let s = 0; s < 4; s++) this.gen[s] = this.nextGen++;
-    this.sig.fill(-1);
-    this.byTai.clear();
+    // Small loops, not fill(): a typed array's fill is a call out of optimized code, and this runs every hand.
+    const g = this.handSig;
+    for (let i = 0; i < g.length; i++) g[i] = -1;
+    const sig = this.sig;
+    for (let i = 0; i < sig.length; i++) sig[i] = -1;
+    for (let s = 0; s < 4; s++) {
+      this.known[s] = 0;
+      this.gen[s] = this.nextGen++;
+    }
+    if (this.byTai.size > 0) this.byTai.clear();
   }
 
   /** The terms of seat `s` drawing `t` into its 16-state hand `h` (shanten `sh`), with `left` counting `t`. */
