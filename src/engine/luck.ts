@@ -102,7 +102,7 @@ const D_MAX = 17;
  * operations as before. The settlement of a possible win is kept per (winner, payer, ready, tai)
  * for the hand. The hand kernels are the table's own (asked, then restored): no copy per draw.
  * Measured (README "Performance"): instructions of a hand with luck over one without, 4 × random
- * 2.11× → 1.81×, 4 × greedy 1.40× → 1.31×, the default mix 1.45× → 1.42× (valgrind).
+ * 2.11× → 1.79×, 4 × greedy 1.40× → 1.31×, the default mix 1.45× → 1.42× (valgrind).
  */
 export class LuckAccount implements LuckHook {
   /** Σ of each feature's terms per seat over the hand. */
