@@ -86,7 +86,7 @@ const BOT_COL = SEATS.map((s) => H[`bot_${s}`]!);
 const DELTA_COL = SEATS.map((s) => H[`delta_${s}`]!);
 const TAI_COL = SEATS.map((s) => H[`tai_${s}`]!);
 /** Column of seat s's feature f: LUCK_COL[s * LUCK_F + f]. */
-const LUCK_COL = SEATS.flatMap((s) => LUCK_FEATURES.map((f) => H[luckColumn(s, f)]!));
+const LUCK_COL = Int32Array.from(SEATS.flatMap((s) => LUCK_FEATURES.map((f) => H[luckColumn(s, f)]!)));
 
 /** Where a hand sits in the experiment: the coordinates every row carries. */
 export interface HandCoords {
@@ -146,7 +146,7 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
   for (const w of r.winners) hands.set(row, TAI_COL[w.seat]!, w.tai);
   hands.set(row, H.cut_short!, at.cutShort);
   const F = r.luckFeatures;
-  if (F) for (let i = 0; i < 4 * LUCK_F; i++) if (F[i] !== 0) hands.set(row, LUCK_COL[i]!, F[i]!);
+  if (F) hands.setNonZero(row, LUCK_COL, F);
 
   for (const w of r.winners) {
     const wr = wins.addRow();

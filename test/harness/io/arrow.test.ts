@@ -41,6 +41,43 @@ function write(dir: string, name: string, splits: number[], total: number): Buff
   return readFileSync(join(dir, name));
 }
 
+describe('batch builder', () => {
+  it('setNonZero writes what set does column by column; rows it skips stay zero, strings never set stay empty, across growth', () => {
+    const specs: ColumnSpec[] = [
+      { name: 'a', kind: 'f32', doc: '' },
+      { name: 's', kind: 'utf8', doc: '' },
+      { name: 'b', kind: 'f32', doc: '' },
+      { name: 'c', kind: 'i32', doc: '' },
+      { name: 't', kind: 'utf8', doc: '' },
+    ];
+    const one = new BatchBuilder(specs, 2);
+    const many = new BatchBuilder(specs, 2);
+    const cols = Int32Array.from([0, 2, 3]);
+    for (let i = 0; i < 37; i++) {
+      const v = Float64Array.from([i % 3 === 0 ? 0 : i / 3, i % 4 === 0 ? 0 : -i * 1.1, i % 5 === 0 ? 0 : i]);
+      const r1 = one.addRow();
+      for (let j = 0; j < cols.length; j++) if (v[j] !== 0) one.set(r1, cols[j]!, v[j]!);
+      const r2 = many.addRow();
+      many.setNonZero(r2, cols, v);
+      if (i % 2) {
+        one.set(r1, 1, `r${i}`);
+        many.set(r2, 1, `r${i}`);
+      }
+    }
+    const a = one.build();
+    const b = many.build();
+    expect(b).toEqual(a);
+    expect(b.rows).toBe(37);
+    expect(Array.from(b.columns[0] as Float32Array).slice(0, 4)).toEqual([0, Math.fround(1 / 3), Math.fround(2 / 3), 0]);
+    expect(Array.from(b.columns[3] as Int32Array).slice(0, 6)).toEqual([0, 1, 2, 3, 4, 0]);
+    const t = b.columns[4] as { offsets: Int32Array; bytes: Uint8Array };
+    expect(t.offsets).toHaveLength(38);
+    expect(t.bytes).toHaveLength(0); // never set: every row's string empty
+    const s = b.columns[1] as { offsets: Int32Array; bytes: Uint8Array };
+    expect(new TextDecoder().decode(s.bytes.subarray(s.offsets[1], s.offsets[2]))).toBe('r1');
+  });
+});
+
 describe('Arrow table writer', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tw16-arrow-'));
 
