@@ -19,6 +19,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import { LUCK_F, LUCK_FEATURES } from '../../engine/index.js';
 import { PATTERN_IDS, type PatternId } from '../../rules/types.js';
+import type { Batch, ColumnSpec, Utf8Column } from '../io/columns.js';
 import { readBatches, readMetadata, utf8Values } from '../io/read.js';
 import { CvMean, CvRatio } from './cv.js';
 import { LeagueAcc, type LeagueSummary, type PairTest } from './league.js';
@@ -607,6 +608,79 @@ async function readRows(src: HandSource, luck: boolean, passes: Map<number, Dist
   for (const p of passes.values()) p.finish();
 }
 
+/**
+ * The luck fit's pass (pass 1), fed by a run with every batch of rows it appends to hands.arrow,
+ * in order, while it plays: `summarize(…, { luck: feed })` then skips that pass over the file.
+ * The rows are the file's rows in the file's order, read as the file pass reads them, so the sums
+ * and the weights are the same (test/harness/analysis/summary.test.ts compares the summaries).
+ * A run's main thread waits for its workers most of the time; this takes the fit's reading off
+ * the end of a run with luck.
+ */
+export class LuckFitFeed {
+  private readonly model = new LuckModel();
+  private readonly passes = new Map<number, Distinct>();
+  private readonly r: Row = { deal: 0, seating: 0, hand: 0, bots: ['', '', '', ''], outcome: '', winners: 0, discarder: 0, deltas: [0, 0, 0, 0], tai: [0, 0, 0, 0], features: new Float64Array(4 * LUCK_F) };
+  private readonly dec = new TextDecoder();
+  private readonly at: { deal: number; arm: number; hand: number; bots: number[]; deltas: number[]; luck: number[] };
+  private fitted: LuckModel | undefined;
+
+  /** `specs`: the columns of the batches to come (hands.arrow's). */
+  constructor(specs: readonly ColumnSpec[]) {
+    const col = (name: string): number => {
+      const i = specs.findIndex((c) => c.name === name);
+      if (i < 0) throw new Error(`LuckFitFeed: no column ${name}`);
+      return i;
+    };
+    this.at = {
+      deal: col('deal'),
+      arm: col('arm'),
+      hand: col('hand'),
+      bots: SEATS.map((s) => col(`bot_${s}`)),
+      deltas: SEATS.map((s) => col(`delta_${s}`)),
+      luck: SEATS.flatMap((s) => LUCK_FEATURES.map((f) => col(`luck_${s}_${f}`))),
+    };
+  }
+
+  /** The next rows of hands.arrow. */
+  add(b: Batch): void {
+    if (this.fitted) throw new Error('LuckFitFeed: rows after the fit');
+    const at = this.at;
+    const num = (i: number) => b.columns[i] as ArrayLike<number>;
+    const deal = num(at.deal);
+    const arm = num(at.arm);
+    const hand = num(at.hand);
+    const bots = at.bots.map((i) => b.columns[i] as Utf8Column);
+    const deltas = at.deltas.map(num);
+    const feat = at.luck.map(num);
+    const r = this.r;
+    const features = r.features!;
+    for (let i = 0; i < b.rows; i++) {
+      const a = arm[i]!;
+      let pass = this.passes.get(a);
+      if (!pass) this.passes.set(a, (pass = new Distinct(new FitPass(a, this.model))));
+      r.deal = deal[i]!;
+      r.hand = hand[i]!;
+      for (const s of SEATS) {
+        const u = bots[s]!;
+        r.bots[s] = this.dec.decode(u.bytes.subarray(u.offsets[i]!, u.offsets[i + 1]!));
+        r.deltas[s] = deltas[s]![i]!;
+      }
+      for (let j = 0; j < 4 * LUCK_F; j++) features[j] = feat[j]![i]!;
+      pass.row(r);
+    }
+  }
+
+  /** The weights, fitted once on every row fed. */
+  fit(): LuckModel {
+    if (!this.fitted) {
+      for (const p of this.passes.values()) p.finish();
+      this.model.fit();
+      this.fitted = this.model;
+    }
+    return this.fitted;
+  }
+}
+
 /** What the experiment recorded in the file says about how to summarize it. */
 interface RunInfo {
   readonly experiment: { seating?: string; luck?: boolean; bots?: { name: string }[]; stop?: { compare: [string, string]; delta: number; alpha: number; beta: number; first?: number }; deals?: number; unit?: 'hands' | 'matches' } | null;
@@ -633,9 +707,10 @@ async function runInfo(src: HandSource, meta: Map<string, string>): Promise<RunI
 }
 
 /** The main passes over the hands: the luck fit (with luck), the accumulators, the narrowing. */
-async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean): Promise<{ arms: Map<number, ArmAcc>; pass2: Map<number, ArmAcc>; leagues: Map<number, LeagueAcc> }> {
+async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, fitted?: LuckModel): Promise<{ arms: Map<number, ArmAcc>; pass2: Map<number, ArmAcc>; leagues: Map<number, LeagueAcc> }> {
   let model: LuckModel | undefined;
-  if (info.luck) {
+  if (info.luck && fitted) model = fitted; // the run fed the fit pass as it wrote the rows (LuckFitFeed)
+  else if (info.luck) {
     model = new LuckModel();
     await readRows(src, true, new Map(), (a) => new FitPass(a, model!));
     model.fit();
@@ -733,12 +808,12 @@ function pairStop(arms: Map<number, ArmAcc>, compare: readonly [string, string],
  * design plays each deal under several seatings (rotate, duplicate); luck-adjusted estimates
  * when the run recorded luck; a league's ratings and a stop rule's looks when the experiment has them.
  */
-export async function summarize(handsPath: string, winsPath: string): Promise<Summary> {
+export async function summarize(handsPath: string, winsPath: string, fed?: { readonly luck?: LuckFitFeed }): Promise<Summary> {
   const meta = await readMetadata(handsPath);
   const src: HandSource = { batches: () => readBatches(handsPath) };
   const info = await runInfo(src, meta);
   const { experiment, luck, seating } = info;
-  const { arms, pass2, leagues } = await analyzeHands(src, info, true);
+  const { arms, pass2, leagues } = await analyzeHands(src, info, true, fed?.luck?.fit());
 
   const patterns = new Map<number, PatternAcc>();
   for (const acc of arms.values()) patterns.set(acc.arm, new PatternAcc(acc.dealList));

@@ -37,13 +37,14 @@ import { closePrograms } from './tables.js';
 import { childList, drained, killListed } from '../players/children.js';
 import { Journal, journalBatches, verifyJournal, type JournalMark, type RowCheck, type VerifiedJournal } from '../io/journal.js';
 import { toBatch } from '../io/read.js';
+import type { Batch } from '../io/columns.js';
 import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
 import { DECISION_COLUMNS } from '../results/decisions.js';
 import { OBS_FORMAT } from '../../engine/index.js';
 import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from '../results/resultdir.js';
 import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, writeRunStateAsync, type RunState } from '../results/runstate.js';
 import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from '../experiment/shard.js';
-import { stopEstimate, summarize, type Summary } from '../analysis/summary.js';
+import { LuckFitFeed, stopEstimate, summarize, type Summary } from '../analysis/summary.js';
 import { decide, stopDesign } from '../analysis/sequential.js';
 import { newHeartbeats, Watchdog, type StuckDecision } from '../players/watchdog.js';
 
@@ -340,6 +341,12 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let failure: JobResult['error'] | undefined;
   try {
     const hOut = (handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), HAND_COLUMNS, metadata(e, 'hands', profiles)));
+    // The summary's luck fit takes the rows as they go to hands.arrow (a shard's run has no summary).
+    const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(HAND_COLUMNS) : undefined;
+    const appendHands = (b: Batch): void => {
+      hOut.append(b);
+      fitFeed?.add(b);
+    };
     const wOut = (winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, metadata(e, 'wins', profiles)));
     const dOut = (decisionsOut = recordsDecisions ? new ArrowTableWriter(join(staging, 'decisions.arrow'), DECISION_COLUMNS, metadata(e, 'decisions', profiles)) : undefined);
     let hJ: Journal;
@@ -347,7 +354,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     if (verified) {
       hJ = handsJ = Journal.reopen(path(JOURNALS.hands), HAND_COLUMNS, metadata(e, 'hands', profiles), verified.hands);
       wJ = winsJ = Journal.reopen(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles), verified.wins);
-      for await (const rb of journalBatches(hJ.path, verified.hands.mark.bytes)) hOut.append(toBatch(rb, HAND_COLUMNS));
+      for await (const rb of journalBatches(hJ.path, verified.hands.mark.bytes)) appendHands(toBatch(rb, HAND_COLUMNS));
       for await (const rb of journalBatches(wJ.path, verified.wins.mark.bytes)) wOut.append(toBatch(rb, WIN_COLUMNS));
       if (verified.decisions) {
         decisionsJ = Journal.reopen(path(JOURNALS.decisions), DECISION_COLUMNS, metadata(e, 'decisions', profiles), verified.decisions);
@@ -392,7 +399,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         }
         hJ.append(r.hands, r.journal?.hands);
         wJ.append(r.wins, r.journal?.wins);
-        hOut.append(r.hands);
+        appendHands(r.hands);
         wOut.append(r.wins);
         if (dOut) {
           decisionsJ!.append(r.decisions!);
@@ -466,7 +473,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       ? undefined
       : shard
         ? await finishShard(dir, staging, { kind: 'shard', version: VERSION, experiment: recorded, experimentSha256: expHash, shard, rows, bots, replay: resolved.replay })
-        : await finish(dir, staging, opts.report === true, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay });
+        : await finish(dir, staging, opts.report === true, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay }, fitFeed);
     if (!finished) {
       removeTree(staging);
       return { status: 'interrupted', ...outcome };
@@ -493,8 +500,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
  * then the commit (manifest last) and the removal of the run state. Undefined when stopped first.
  * tw16 merge finishes the merged shards through here too: one path to the same bytes.
  */
-export async function finish(dir: string, staging: string, report: boolean, stopped: () => boolean, info: Omit<Manifest, 'format' | 'files'>): Promise<{ summary: Summary; files: string[] } | undefined> {
-  const summary = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'));
+export async function finish(dir: string, staging: string, report: boolean, stopped: () => boolean, info: Omit<Manifest, 'format' | 'files'>, luck?: LuckFitFeed): Promise<{ summary: Summary; files: string[] } | undefined> {
+  const summary = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'), luck ? { luck } : undefined);
   writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   if (report) {
     const r = await import('../analysis/report.js'); // vega loads only when a report is written

@@ -14,12 +14,12 @@ import { ArrowTableWriter } from '../../../src/harness/io/arrow.js';
 import { BatchBuilder } from '../../../src/harness/io/columns.js';
 import { validateExperiment } from '../../../src/harness/experiment/experiment.js';
 import { formatSummary } from '../../../src/harness/analysis/format.js';
-import { readBatches, readMetadata } from '../../../src/harness/io/read.js';
+import { readBatches, readMetadata, toBatch } from '../../../src/harness/io/read.js';
 import { HAND_COLUMNS, luckColumn, WIN_COLUMNS } from '../../../src/harness/results/records.js';
 import { LUCK_FEATURES } from '../../../src/engine/index.js';
 import { runExperiment } from '../../../src/harness/run/run.js';
 import { clusterBootstrap, wilson } from '../../../src/harness/analysis/stats.js';
-import { ROTATE_WARNING, summarize, SUMMARY_FORMAT, type Summary } from '../../../src/harness/analysis/summary.js';
+import { LuckFitFeed, ROTATE_WARNING, summarize, SUMMARY_FORMAT, type Summary } from '../../../src/harness/analysis/summary.js';
 import { aleaNext, botStates } from '../../../src/core/rng.js';
 import { validate } from '../../support/jsonschema.js';
 
@@ -114,6 +114,29 @@ describe('summary', () => {
         expect(p.diff.hi).toBeGreaterThan(p.diff.lo);
       }
     }
+  }, 300_000);
+
+  it('a run fits the luck weights on the rows as it writes them (LuckFitFeed): its summary is the one a fit over the file gives', async () => {
+    const fed = await run('fed-fit', { hands: 10, rules: ['p0', 'casual'], bots: ['greedy', 'defensive', 'value', 'random'], seating: 'duplicate' });
+    const files = [join(fed.dir, 'hands.arrow'), join(fed.dir, 'wins.arrow')] as const;
+    const roundTrip = (x: Summary): Summary => JSON.parse(JSON.stringify(x)) as Summary;
+    expect(roundTrip(await summarize(...files))).toEqual(fed.s); // the file's own fit pass
+    // Fed the file's batches, summarize uses the feed's fit: the same summary; fed another run's rows, another one.
+    const feedOf = async (dir: string): Promise<LuckFitFeed> => {
+      const feed = new LuckFitFeed(HAND_COLUMNS);
+      for await (const rb of readBatches(join(dir, 'hands.arrow'))) feed.add(toBatch(rb, HAND_COLUMNS));
+      return feed;
+    };
+    expect(roundTrip(await summarize(...files, { luck: await feedOf(fed.dir) }))).toEqual(fed.s);
+    const other = roundTrip(await summarize(...files, { luck: await feedOf(four.dir) }));
+    expect(other.arms[0]!.bots.map((b) => b.pointsPerHand)).toEqual(fed.s.arms[0]!.bots.map((b) => b.pointsPerHand)); // raw: the file's
+    expect(other.arms[0]!.bots.map((b) => b.pointsPerHandAdjusted)).not.toEqual(fed.s.arms[0]!.bots.map((b) => b.pointsPerHandAdjusted));
+    const feed = await feedOf(fed.dir);
+    feed.fit();
+    const batches = readBatches(join(fed.dir, 'hands.arrow'));
+    const first = (await batches.next()).value!;
+    await batches.return(undefined);
+    expect(() => feed.add(toBatch(first, HAND_COLUMNS))).toThrow(/after the fit/);
   }, 300_000);
 
   it("a run with luck off has no adjusted estimates, and its luck feature columns are 0", async () => {
