@@ -3,7 +3,7 @@
  * worker against two, on the same experiments, runs alternating, medians and ratios.
  *
  *   npx tsc -p . && node dist/bench/ab.js [--base 8db9eba] [--runs 5] [--workers 1,2]
- *        [--exp random,greedy,default,default-noluck] [--scale 1] [--no-base] [--base-dir DIR]
+ *        [--exp random,greedy,default,default-noluck,random-luck,greedy-luck] [--scale 1] [--no-base] [--base-dir DIR]
  *
  * Each round plays every (experiment, build, workers) once, the builds' order alternating
  * between rounds, each run a fresh `tw16 run … --quiet` into an emptied directory, in its own process; it times the
@@ -42,7 +42,16 @@ const EXPERIMENTS: Record<string, Record<string, unknown>> = {
   greedy: { name: 'ab-greedy', seed: 'ab-greedy', hands: 60_000, rules: 'p0', bots: ['greedy', 'greedy', 'greedy', 'greedy'], seating: 'fixed', luck: false },
   default: { ...JSON.parse(readFileSync(join(here, 'experiments', 'default.json'), 'utf8')), hands: 2_000 },
   'default-noluck': { ...JSON.parse(readFileSync(join(here, 'experiments', 'default.json'), 'utf8')), hands: 2_000, luck: false },
+  // Luck on, for the on/off ratios (each beside its luck-off twin above).
+  'random-luck': { name: 'ab-random-luck', seed: 'ab-random', hands: 300_000, rules: 'p0', bots: ['random', 'random', 'random', 'random'], seating: 'fixed', luck: true },
+  'greedy-luck': { name: 'ab-greedy-luck', seed: 'ab-greedy', hands: 60_000, rules: 'p0', bots: ['greedy', 'greedy', 'greedy', 'greedy'], seating: 'fixed', luck: true },
 };
+/** Each luck-on experiment and its luck-off twin: `--exp` naming both prints their on / off ratios. */
+const LUCK_PAIRS: [on: string, off: string][] = [
+  ['random-luck', 'random'],
+  ['greedy-luck', 'greedy'],
+  ['default', 'default-noluck'],
+];
 /** Hands one deal plays (the default experiment's duplicate seating: 24). */
 const perDeal = (e: Record<string, unknown>): number => (e.seating === 'duplicate' ? 24 : 1);
 
@@ -153,11 +162,24 @@ for (const name of EXPS) {
       console.log(`${name.padEnd(15)} workers ${w}: base / new wall ${(median(a.map((x) => x.wall)) / median(b.map((x) => x.wall))).toFixed(3)}, CPU ${(median(a.map((x) => x.cpu)) / median(b.map((x) => x.cpu))).toFixed(3)}`);
     }
   }
-  if (WORKERS.length === 2) {
+  if (WORKERS.length >= 2) {
     for (const b of builds) {
       const one = samples.get(`${name}|${b.name}|${WORKERS[0]}`)!;
       const two = samples.get(`${name}|${b.name}|${WORKERS[1]}`)!;
       console.log(`${name.padEnd(15)} ${b.name}: ${WORKERS[0]} / ${WORKERS[1]} workers wall ${(median(one.map((x) => x.wall)) / median(two.map((x) => x.wall))).toFixed(3)}`);
+    }
+  }
+}
+const luckPairs = LUCK_PAIRS.filter(([on, off]) => EXPS.includes(on) && EXPS.includes(off));
+if (luckPairs.length > 0) {
+  console.log('\nluck on / off, per hand (medians; the experiments of a pair play the same deals)');
+  for (const [on, off] of luckPairs) {
+    for (const b of builds) {
+      for (const w of WORKERS) {
+        const a = samples.get(`${on}|${b.name}|${w}`)!;
+        const z = samples.get(`${off}|${b.name}|${w}`)!;
+        console.log(`${on.padEnd(15)} ${b.name.padEnd(15)} workers ${w}: CPU ${(median(a.map((x) => x.cpu)) / median(z.map((x) => x.cpu))).toFixed(3)}, wall ${(median(a.map((x) => x.wall)) / median(z.map((x) => x.wall))).toFixed(3)}`);
+      }
     }
   }
 }
