@@ -3,7 +3,7 @@
  * worker against two, on the same experiments, runs alternating, medians and ratios.
  *
  *   npx tsc -p . && node dist/bench/ab.js [--base 8db9eba] [--runs 5] [--workers 1,2]
- *        [--exp random,greedy,default,default-noluck,random-luck,greedy-luck] [--scale 1] [--no-base] [--base-dir DIR]
+ *        [--exp random,greedy,default,default-noluck,random-luck,greedy-luck] [--scale 1] [--no-base] [--base-dir DIR] [--net]
  *
  * Each round plays every (experiment, build, workers) once, the builds' order alternating
  * between rounds, each run a fresh `tw16 run … --quiet` into an emptied directory, in its own process; it times the
@@ -12,6 +12,10 @@
  * faster), 1 vs 2 workers (time at 1 / time at 2), hands/s. The load average is printed before
  * and after: on a shared machine, trust wall-clock ratios only when the 1-minute load stayed
  * below about 0.3 (CPU ratios hold up better under load).
+ *
+ * `--net`: each round also runs every experiment with one deal, and the CPU of the hands alone is
+ * the difference of medians: about a second of every run is start-up, summary and report, which
+ * would otherwise pull every per-hand ratio toward 1.
  *
  * The base worktree lives in $TMPDIR/tw16-ab/<commit> with this checkout's node_modules linked
  * in (or `--base-dir`: a built checkout of the base already there); an experiment field the base does not know (`luck`, added after it) is left out for it,
@@ -35,6 +39,7 @@ const WORKERS = flag('workers', '1').split(',').map(Number);
 const SCALE = Number(flag('scale', '1'));
 const WITH_BASE = !args.includes('--no-base');
 const EXPS = flag('exp', 'random,greedy').split(',');
+const NET = args.includes('--net');
 
 /** The experiments (hands at scale 1: each run about 5–15 s on one core of the development machine). */
 const EXPERIMENTS: Record<string, Record<string, unknown>> = {
@@ -134,6 +139,10 @@ for (let round = 0; round < RUNS; round++) {
         const s = runOnce(b, scaled, w, scratch);
         const key = `${name}|${b.name}|${w}`;
         samples.set(key, [...(samples.get(key) ?? []), s]);
+        if (NET) {
+          const f = runOnce(b, { ...exp, hands: 1 }, w, scratch);
+          samples.set(`${key}|fixed`, [...(samples.get(`${key}|fixed`) ?? []), f]);
+        }
         console.log(`  round ${round + 1}: ${name.padEnd(14)} ${b.name.padEnd(14)} workers ${w}: ${s.wall.toFixed(2)} s wall, ${s.cpu.toFixed(2)} s CPU  (load ${loadavg()[0]!.toFixed(2)})`);
       }
     }
@@ -182,4 +191,18 @@ if (luckPairs.length > 0) {
       }
     }
   }
+}
+if (NET) {
+  /** Median CPU of the experiment's hands alone: the run's less a one-deal run's, per hand (µs). */
+  const net = (name: string, b: Build, w: number): number => {
+    const exp = EXPERIMENTS[name]!;
+    const hands = Math.max(1, Math.round(Number(exp.hands) * SCALE)) * perDeal(exp);
+    const all = median(samples.get(`${name}|${b.name}|${w}`)!.map((x) => x.cpu));
+    const fixed = median(samples.get(`${name}|${b.name}|${w}|fixed`)!.map((x) => x.cpu));
+    return ((all - fixed) / (hands - perDeal(exp))) * 1e6;
+  };
+  console.log('\nCPU per hand, less a one-deal run (µs; medians)');
+  for (const name of EXPS) for (const b of builds) for (const w of WORKERS) console.log(`${name.padEnd(15)} ${b.name.padEnd(15)} workers ${w}: ${net(name, b, w).toFixed(1)}`);
+  if (builds.length === 2) for (const name of EXPS) for (const w of WORKERS) console.log(`${name.padEnd(15)} workers ${w}: base / new per hand ${(net(name, builds[0]!, w) / net(name, builds[1]!, w)).toFixed(3)}`);
+  for (const [on, off] of luckPairs) for (const b of builds) for (const w of WORKERS) console.log(`${on.padEnd(15)} ${b.name.padEnd(15)} workers ${w}: luck on / off per hand ${(net(on, b, w) / net(off, b, w)).toFixed(3)}`);
 }
