@@ -512,23 +512,16 @@ export class HandState {
 
   /** The profile of suit `j` (3: honours) with one more tile of rank `r`, kept per suit key (`Workspace.plusProf`). */
   private plusProfile(w: Workspace, j: number, r: number): number {
-    const key = this.keys[j]!;
-    if (w.pmKey[j] !== key) {
-      w.pmKey[j] = key;
-      w.plusDone[j] = 0;
-      w.minusDone[j] = 0;
-    }
-    const at = j * 9 + r;
-    if ((w.plusDone[j]! >> r) & 1) return w.plusProf[at]!;
-    const kk = key + RANK_UNIT[r]!;
-    const p = j === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
-    w.plusProf[at] = p;
-    w.plusDone[j]! |= 1 << r;
-    return p;
+    return this.shiftedProfile(w, j, r, 1, w.plusDone, w.plusProf);
   }
 
   /** The profile of suit `j` (3: honours) with one fewer tile of rank `r` (held), kept per suit key. */
   private minusProfile(w: Workspace, j: number, r: number): number {
+    return this.shiftedProfile(w, j, r, -1, w.minusDone, w.minusProf);
+  }
+
+  /** Suit `j`'s profile with `sign` tiles of rank `r` more, from `prof` where `done` says it is kept; both forgotten when the suit's key changes. */
+  private shiftedProfile(w: Workspace, j: number, r: number, sign: 1 | -1, done: Uint16Array, prof: Uint16Array): number {
     const key = this.keys[j]!;
     if (w.pmKey[j] !== key) {
       w.pmKey[j] = key;
@@ -536,11 +529,11 @@ export class HandState {
       w.minusDone[j] = 0;
     }
     const at = j * 9 + r;
-    if ((w.minusDone[j]! >> r) & 1) return w.minusProf[at]!;
-    const kk = key - RANK_UNIT[r]!;
+    if ((done[j]! >> r) & 1) return prof[at]!;
+    const kk = key + sign * RANK_UNIT[r]!;
     const p = j === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
-    w.minusProf[at] = p;
-    w.minusDone[j]! |= 1 << r;
+    prof[at] = p;
+    done[j]! |= 1 << r;
     return p;
   }
 
