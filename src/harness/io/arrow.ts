@@ -232,22 +232,8 @@ export class ArrowTableWriter {
     if (n === 0) return;
     const columns = this.pending.map((p, c) => {
       if (p.nums) return p.nums.subarray(0, n * width(this.specs[c]!));
-      if (p.listItems) {
-        const items = new Uint16Array(p.strLength);
-        let o = 0;
-        for (const part of p.listItems) {
-          items.set(part, o);
-          o += part.length;
-        }
-        return { offsets: p.strOffsets!.subarray(0, n + 1), items };
-      }
-      const bytes = new Uint8Array(p.strLength);
-      let o = 0;
-      for (const part of p.strBytes) {
-        bytes.set(part, o);
-        o += part.length;
-      }
-      return { offsets: p.strOffsets!.subarray(0, n + 1), bytes };
+      if (p.listItems) return { offsets: p.strOffsets!.subarray(0, n + 1), items: concat(p.listItems, new Uint16Array(p.strLength)) };
+      return { offsets: p.strOffsets!.subarray(0, n + 1), bytes: concat(p.strBytes, new Uint8Array(p.strLength)) };
     });
     this.writer.write(toRecordBatch(this.schema, this.specs, { rows: n, columns }));
     this.pendingRows = 0;
@@ -259,5 +245,15 @@ export class ArrowTableWriter {
 function packBits(values: Uint8Array, n: number): Uint8Array {
   const out = new Uint8Array((n + 7) >> 3);
   for (let i = 0; i < n; i++) if (values[i]) out[i >> 3]! |= 1 << (i & 7);
+  return out;
+}
+
+/** `parts` one after another into `out` (exactly their total length). */
+function concat<T extends Uint8Array | Uint16Array>(parts: readonly T[], out: T): T {
+  let o = 0;
+  for (const part of parts) {
+    out.set(part, o);
+    o += part.length;
+  }
   return out;
 }
