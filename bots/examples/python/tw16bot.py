@@ -84,7 +84,20 @@ def meld_tiles(kind_name, t):
     return r * (3 if kind_name == "pung" else 4) + s
 
 
-class Seat(dict):
+class _LazyDict(dict):
+    """A dict whose LAZY keys are worked out by __missing__ when read: get() and `in` know them."""
+
+    __slots__ = ()
+    LAZY = ()
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def __contains__(self, key):
+        return dict.__contains__(self, key) or key in self.LAZY
+
+
+class Seat(_LazyDict):
     """What one seat shows everyone (view["seats"][s]): a dict of melds, flowers, river, ready;
     flowerTiles, riverTiles and discarded are worked out when read."""
 
@@ -111,12 +124,6 @@ class Seat(dict):
             return sorted(kinds)
         raise KeyError(key)
 
-    def get(self, key, default=None):
-        return self[key] if key in self else default
-
-    def __contains__(self, key):
-        return dict.__contains__(self, key) or key in self.LAZY
-
     def to_dict(self):
         """A copy as plain data, as in tw16's JSON view."""
         d = {k: self[k] for k in ("melds", "flowers", "flowerTiles", "river", "riverTiles", "discarded", "ready")}
@@ -125,7 +132,7 @@ class Seat(dict):
         return d
 
 
-class View(dict):
+class View(_LazyDict):
     """A seat's view kept from compact decisions: a dict with the fields of tw16's JSON view
     (docs/protocol.md). handTiles, handSize, drawnTile, offeredTile and visible are worked out
     when read (not stored: view.get(), `in` and to_dict() know them, iterating the dict does not)."""
@@ -174,12 +181,6 @@ class View(dict):
                         vis[t] += 3 if m["kind"] == "pung" else 4
             return vis
         raise KeyError(key)
-
-    def get(self, key, default=None):
-        return self[key] if key in self else default
-
-    def __contains__(self, key):
-        return dict.__contains__(self, key) or key in self.LAZY
 
     def to_dict(self):
         """A copy as plain data, equal to tw16's JSON view of the same decision."""
