@@ -11,6 +11,7 @@
  */
 import { actionId, encodeObservation, luckOf, OBS_FORMAT, OBS_SIZE, type Action, type HandResult, type MatchResult, type View } from '../../engine/index.js';
 import { BatchBuilder, type ColumnSpec } from '../io/columns.js';
+import { setSeatPlace } from './records.js';
 
 /** decisions.arrow: one row per decision asked. */
 export const DECISION_COLUMNS: readonly ColumnSpec[] = [
@@ -79,13 +80,7 @@ export class PlayDecisions {
       const hand = hands[h]!;
       if (luckWeights && hand.luckFeatures && featuresOf !== h) [features, featuresOf] = [Float32Array.from(hand.luckFeatures), h];
       const row = out.addRow();
-      out.set(row, D.deal!, at.deal);
-      out.set(row, D.arm!, at.arm);
-      out.set(row, D.seating!, at.seating);
-      out.set(row, D.hand!, 'outcome' in result ? 0 : h);
-      out.set(row, D.hand_key!, r.handKey);
-      out.set(row, D.seat!, r.seat);
-      out.set(row, D.bot!, at.bots[r.seat]!);
+      setSeatPlace(out, row, D, { ...at, hand: 'outcome' in result ? 0 : h }, r.handKey, r.seat);
       out.set(row, D.step!, r.step);
       out.set(row, D.phase!, r.phase);
       out.setFixed(row, D.obs!, r.obs);

@@ -116,6 +116,24 @@ function concealedString(facts: WinFacts): string {
   return formatTiles(tiles);
 }
 
+/** Where a row of one seat sits: the columns deal, arm, seating, hand, hand_key, seat and bot (wins.arrow, decisions.arrow). */
+export function setSeatPlace(
+  b: BatchBuilder,
+  row: number,
+  col: Readonly<Record<string, number>>,
+  at: { readonly deal: number; readonly arm: number; readonly seating: number; readonly hand: number; readonly bots: readonly string[] },
+  handKey: number,
+  seat: number,
+): void {
+  b.set(row, col.deal!, at.deal);
+  b.set(row, col.arm!, at.arm);
+  b.set(row, col.seating!, at.seating);
+  b.set(row, col.hand!, at.hand);
+  b.set(row, col.hand_key!, handKey);
+  b.set(row, col.seat!, seat);
+  b.set(row, col.bot!, at.bots[seat]!);
+}
+
 /** Append the rows of one hand: one to `hands`, one per winner to `wins`. */
 export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoords, r: HandResult): void {
   const row = hands.addRow();
@@ -151,13 +169,7 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
   for (const w of r.winners) {
     const wr = wins.addRow();
     const f = w.facts;
-    wins.set(wr, W.deal!, at.deal);
-    wins.set(wr, W.arm!, at.arm);
-    wins.set(wr, W.seating!, at.seating);
-    wins.set(wr, W.hand!, at.hand);
-    wins.set(wr, W.hand_key!, r.handKey);
-    wins.set(wr, W.seat!, w.seat);
-    wins.set(wr, W.bot!, at.bots[w.seat]!);
+    setSeatPlace(wins, wr, W, at, r.handKey, w.seat);
     wins.set(wr, W.profile!, at.profile);
     wins.set(wr, W.outcome!, r.outcome);
     wins.set(wr, W.self_drawn!, f.selfDraw);
