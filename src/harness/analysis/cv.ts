@@ -50,23 +50,33 @@ class Moments {
   }
 }
 
+/** Moment sums kept per fold: each fold's own deals, and for fitting its coefficient the other folds' deals. */
+abstract class Folded<M extends { slope(): number }> {
+  /** Per fold k: the other folds' deals with their control version k (fitting c₋ₖ). */
+  protected readonly train: M[];
+  /** Per fold k: its own deals with their control (version k). */
+  protected readonly own: M[];
+  constructor(make: () => M) {
+    this.train = Array.from({ length: K }, make);
+    this.own = Array.from({ length: K }, make);
+  }
+  /** The coefficient of each fold. */
+  coefficients(): number[] {
+    return this.train.map((m) => m.slope());
+  }
+}
+
 /**
  * `paired-deal-cv-t`: the mean over deals of u_i − c₋f(i)·v_i (u the per-deal difference, v its luck),
  * with a t interval over deals (deals − 1 df).
  */
-export class CvMean {
-  /** Per fold k: the other folds' deals with their control version k (fitting c₋ₖ). */
-  private readonly train = Array.from({ length: K }, () => new Moments());
-  /** Per fold k: its own deals with their control (version k). */
-  private readonly own = Array.from({ length: K }, () => new Moments());
+export class CvMean extends Folded<Moments> {
+  constructor() {
+    super(() => new Moments());
+  }
 
   add(fold: number, u: number, v: ArrayLike<number>): void {
     for (let k = 0; k < K; k++) (k === fold ? this.own : this.train)[k]!.add(u, v[k]!);
-  }
-
-  /** The coefficient of each fold. */
-  coefficients(): number[] {
-    return this.train.map((m) => m.slope());
   }
 
   /** The adjusted estimate (its se at least `floor`'s, its df at most), or `raw` when it would not be narrower (or cannot be made). */
@@ -131,17 +141,14 @@ class RatioMoments {
  * seat-hands, L their luck), standard error by the delta method with deals as clusters, t with
  * (deals with seat-hands − 1) df.
  */
-export class CvRatio {
-  private readonly train = Array.from({ length: K }, () => new RatioMoments());
-  private readonly own = Array.from({ length: K }, () => new RatioMoments());
+export class CvRatio extends Folded<RatioMoments> {
+  constructor() {
+    super(() => new RatioMoments());
+  }
 
   add(fold: number, y: number, n: number, l: ArrayLike<number>): void {
     if (n <= 0) return;
     for (let k = 0; k < K; k++) (k === fold ? this.own : this.train)[k]!.add(y, n, l[k]!);
-  }
-
-  coefficients(): number[] {
-    return this.train.map((m) => m.slope());
   }
 
   estimate(raw: Estimate, floor?: Floor): Estimate {
