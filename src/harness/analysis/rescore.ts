@@ -23,7 +23,7 @@ import { ArrowTableWriter } from '../io/arrow.js';
 import { encodeStrings, keepRows, type Batch } from '../io/columns.js';
 import { io, writeAtomic } from '../io/files.js';
 import { readBatches, readMetadata, toBatch } from '../io/read.js';
-import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
+import { HAND_COLUMNS, handColumns, WIN_COLUMNS } from '../results/records.js';
 import { commitResult, hasManifest, MANIFEST, openResult, withStaging } from '../results/resultdir.js';
 import { noEstimate, type Estimate } from './stats.js';
 import { summarize, type Summary } from './summary.js';
@@ -173,7 +173,9 @@ export async function rescoreResults(from: string, rulesSpec: string, outDir: st
   const source = await openResult(from);
   if (!force && hasManifest(outDir)) throw new UsageError(`${outDir}: holds a complete result (${MANIFEST}); replace it with --force, or choose another --out`);
   const meta = await readMetadata(handsPath);
-  const experiment = JSON.parse(meta.get('tw16.experiment') ?? '{}') as { stakes?: { base: number; perTai: number } };
+  const experiment = JSON.parse(meta.get('tw16.experiment') ?? '{}') as { stakes?: { base: number; perTai: number }; luck?: boolean };
+  // The rows keep their columns: the luck features only when the run had luck on.
+  const handCols = handColumns(experiment.luck !== false);
   const base = experiment.stakes?.base ?? profile.base;
   const perTai = experiment.stakes?.perTai ?? profile.perTai;
   const armCount = JSON.parse(meta.get('tw16.profiles') ?? '[]').length as number;
@@ -187,7 +189,7 @@ export async function rescoreResults(from: string, rulesSpec: string, outDir: st
 
   io(outDir, 'create directory', () => mkdirSync(outDir, { recursive: true }));
   return withStaging(outDir, async (staging) => {
-    const handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), HAND_COLUMNS, newMeta('hands'));
+    const handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), handCols, newMeta('hands'));
     const winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, newMeta('wins'));
     const cursor = new WinCursor(winsPath, (b) => {
       b.columns[W.profile!] = encodeStrings(Array<string>(b.rows).fill(profile.name));
@@ -203,7 +205,7 @@ export async function rescoreResults(from: string, rulesSpec: string, outDir: st
     const list: RescoreSummary['noLongerWinsList'][number][] = [];
 
     for await (const rb of readBatches(handsPath)) {
-      const hb = toBatch(rb, HAND_COLUMNS);
+      const hb = toBatch(rb, handCols);
       const num = (c: string) => hb.columns[H[c]!] as Uint8Array & Int8Array & Int32Array;
       const outcomes = rb.getChild('outcome')!.toArray() as string[];
       const winTiles = rb.getChild('win_tile')!.toArray() as string[];

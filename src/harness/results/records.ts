@@ -16,8 +16,8 @@ export function luckColumn(s: number, feature: string): string {
   return `luck_${s}_${feature}`;
 }
 
-/** hands.arrow: one row per hand played. */
-export const HAND_COLUMNS: readonly ColumnSpec[] = [
+/** hands.arrow's columns of every run: one row per hand played. */
+const BASE_HAND_COLUMNS: readonly ColumnSpec[] = [
   { name: 'deal', kind: 'u32', doc: 'deal index: the hand index (hands mode) or match index (matches mode)' },
   { name: 'arm', kind: 'u8', doc: 'rule arm: index into the experiment’s "rules" list' },
   { name: 'profile', kind: 'utf8', doc: 'rule profile name of the arm' },
@@ -40,15 +40,34 @@ export const HAND_COLUMNS: readonly ColumnSpec[] = [
   ...SEATS.map((s) => ({ name: `delta_${s}`, kind: 'i32' as const, doc: `points won (+) or paid (−) by seat ${s}` })),
   ...SEATS.map((s) => ({ name: `tai_${s}`, kind: 'u16' as const, doc: `tai of seat ${s}’s win (patterns only), 0 if it did not win` })),
   { name: 'cut_short', kind: 'bool', doc: 'matches mode: the match ended early after 64 hands in a row with no win (false in hands mode)', absentAs: false },
+];
+
+/**
+ * hands.arrow: every column it may hold, the luck features last. A run with luck off writes only
+ * the columns before them (`handColumns`): 164 columns of zeros would be five sixths of its bytes.
+ * Readers take this list: a file without the features reads them as 0 (`absentAs`).
+ */
+export const HAND_COLUMNS: readonly ColumnSpec[] = [
+  ...BASE_HAND_COLUMNS,
   ...SEATS.flatMap((s) =>
     LUCK_FEATURES.map((f) => ({
       name: luckColumn(s, f),
       kind: 'f32' as const,
-      doc: `chance-event feature ${f} of seat ${s} over the hand (src/engine/luck.ts; README "Luck-adjusted comparisons"): a sum of terms each of conditional mean exactly 0 whatever the bots do; 0 when the run had luck off`,
+      doc: `chance-event feature ${f} of seat ${s} over the hand (src/engine/luck.ts; README "Luck-adjusted comparisons"): a sum of terms each of conditional mean exactly 0 whatever the bots do; absent when the run had luck off (read as 0)`,
       absentAs: 0,
     })),
   ),
 ];
+
+/** The columns hands.arrow holds in a run with luck accounting on (`luck`) or off: the same order, the features only when on. */
+export function handColumns(luck: boolean): readonly ColumnSpec[] {
+  return luck ? HAND_COLUMNS : BASE_HAND_COLUMNS;
+}
+
+/** The columns a hands.arrow file holds, by its schema's column names: with or without the luck features. */
+export function handColumnsOf(names: readonly string[]): readonly ColumnSpec[] {
+  return handColumns(names.includes(luckColumn(0, LUCK_FEATURES[0]!)));
+}
 
 /** wins.arrow: one row per winner. */
 export const WIN_COLUMNS: readonly ColumnSpec[] = [
@@ -194,7 +213,7 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
   }
 }
 
-/** Fresh builders for a job's rows. */
-export function newBuilders(expectedHands: number): { hands: BatchBuilder; wins: BatchBuilder } {
-  return { hands: new BatchBuilder(HAND_COLUMNS, expectedHands), wins: new BatchBuilder(WIN_COLUMNS, Math.ceil(expectedHands * 0.8)) };
+/** Fresh builders for a job's rows; `luck`: with the luck feature columns (`handColumns`). */
+export function newBuilders(expectedHands: number, luck: boolean): { hands: BatchBuilder; wins: BatchBuilder } {
+  return { hands: new BatchBuilder(handColumns(luck), expectedHands), wins: new BatchBuilder(WIN_COLUMNS, Math.ceil(expectedHands * 0.8)) };
 }

@@ -16,7 +16,7 @@ import type { BotFingerprint } from '../experiment/botfiles.js';
 import type { ColumnSpec } from '../io/columns.js';
 import { io, removeTree } from '../io/files.js';
 import { readBatches, readMetadata, toBatch } from '../io/read.js';
-import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
+import { handColumns, WIN_COLUMNS } from '../results/records.js';
 import { DECISION_COLUMNS } from '../results/decisions.js';
 import { hasManifest, MANIFEST, openShard, startStaging, type Manifest } from '../results/resultdir.js';
 import { finish } from './run.js';
@@ -254,9 +254,11 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeOutcome> {
   const seconds = (): number => (performance.now() - t0) / 1000;
   try {
     // The run's own writers, with the run's own schema metadata (identical in every shard, checked).
-    handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), HAND_COLUMNS, first.metadata.hands);
+    // hands.arrow holds the luck features only when the run had luck on (the same experiment in every shard, checked).
+    const handCols = handColumns((first.manifest.experiment as { luck?: unknown }).luck !== false);
+    handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), handCols, first.metadata.hands);
     winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, first.metadata.wins);
-    const hands = await copyTable(shards, 'hands', HAND_COLUMNS, handsOut, stopped);
+    const hands = await copyTable(shards, 'hands', handCols, handsOut, stopped);
     const wins = await copyTable(shards, 'wins', WIN_COLUMNS, winsOut, stopped);
     if (first.metadata.decisions) {
       decisionsOut = new ArrowTableWriter(join(staging, 'decisions.arrow'), DECISION_COLUMNS, first.metadata.decisions);

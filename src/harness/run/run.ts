@@ -38,7 +38,7 @@ import { childList, drained, killListed } from '../players/children.js';
 import { Journal, journalBatches, verifyJournal, type JournalMark, type RowCheck, type VerifiedJournal } from '../io/journal.js';
 import { toBatch } from '../io/read.js';
 import type { Batch } from '../io/columns.js';
-import { HAND_COLUMNS, WIN_COLUMNS } from '../results/records.js';
+import { handColumns, WIN_COLUMNS } from '../results/records.js';
 import { DECISION_COLUMNS } from '../results/decisions.js';
 import { OBS_FORMAT } from '../../engine/index.js';
 import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from '../results/resultdir.js';
@@ -340,9 +340,10 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let hands = 0;
   let failure: JobResult['error'] | undefined;
   try {
-    const hOut = (handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), HAND_COLUMNS, metadata(e, 'hands', profiles)));
+    const handCols = handColumns(e.luck !== false);
+    const hOut = (handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), handCols, metadata(e, 'hands', profiles)));
     // The summary's luck fit takes the rows as they go to hands.arrow (a shard's run has no summary).
-    const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(HAND_COLUMNS) : undefined;
+    const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(handCols) : undefined;
     const appendHands = (b: Batch): void => {
       hOut.append(b);
       fitFeed?.add(b);
@@ -352,9 +353,9 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     let hJ: Journal;
     let wJ: Journal;
     if (verified) {
-      hJ = handsJ = Journal.reopen(path(JOURNALS.hands), HAND_COLUMNS, metadata(e, 'hands', profiles), verified.hands);
+      hJ = handsJ = Journal.reopen(path(JOURNALS.hands), handCols, metadata(e, 'hands', profiles), verified.hands);
       wJ = winsJ = Journal.reopen(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles), verified.wins);
-      for await (const rb of journalBatches(hJ.path, verified.hands.mark.bytes)) appendHands(toBatch(rb, HAND_COLUMNS));
+      for await (const rb of journalBatches(hJ.path, verified.hands.mark.bytes)) appendHands(toBatch(rb, handCols));
       for await (const rb of journalBatches(wJ.path, verified.wins.mark.bytes)) wOut.append(toBatch(rb, WIN_COLUMNS));
       if (verified.decisions) {
         decisionsJ = Journal.reopen(path(JOURNALS.decisions), DECISION_COLUMNS, metadata(e, 'decisions', profiles), verified.decisions);
@@ -362,7 +363,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       }
     } else {
       for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins, JOURNALS.decisions]) removeFile(path(f));
-      hJ = handsJ = Journal.create(path(JOURNALS.hands), HAND_COLUMNS, metadata(e, 'hands', profiles));
+      hJ = handsJ = Journal.create(path(JOURNALS.hands), handCols, metadata(e, 'hands', profiles));
       wJ = winsJ = Journal.create(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles));
       if (recordsDecisions) decisionsJ = Journal.create(path(JOURNALS.decisions), DECISION_COLUMNS, metadata(e, 'decisions', profiles));
       checkpoint();

@@ -15,7 +15,9 @@ import { BatchBuilder } from '../../../src/harness/io/columns.js';
 import { validateExperiment } from '../../../src/harness/experiment/experiment.js';
 import { formatSummary } from '../../../src/harness/analysis/format.js';
 import { readBatches, readMetadata, toBatch } from '../../../src/harness/io/read.js';
-import { HAND_COLUMNS, luckColumn, WIN_COLUMNS } from '../../../src/harness/results/records.js';
+import { HAND_COLUMNS, handColumns, luckColumn, WIN_COLUMNS } from '../../../src/harness/results/records.js';
+import { diffResults } from '../../../src/harness/analysis/diff.js';
+import { rescoreResults } from '../../../src/harness/analysis/rescore.js';
 import { LUCK_FEATURES } from '../../../src/engine/index.js';
 import { runExperiment } from '../../../src/harness/run/run.js';
 import { clusterBootstrap, wilson } from '../../../src/harness/analysis/stats.js';
@@ -139,15 +141,29 @@ describe('summary', () => {
     expect(() => feed.add(toBatch(first, HAND_COLUMNS))).toThrow(/after the fit/);
   }, 300_000);
 
-  it("a run with luck off has no adjusted estimates, and its luck feature columns are 0", async () => {
-    const off = await run('luck-off', { hands: 10, bots: ['greedy', 'random'], seating: 'rotate', luck: false });
+  it('a run with luck off has no adjusted estimates and no luck feature columns; its hands are those of luck on, and diff and rescore read it', async () => {
+    const spec = { hands: 10, bots: ['greedy', 'random'], seating: 'rotate', seed: 'luck-on-off' };
+    const off = await run('luck-off', { ...spec, luck: false });
+    const on = await run('luck-on', spec);
     expect(off.s.luck).toBe(false);
     expect(off.s.arms[0]!.bots[0]!.pointsPerHandAdjusted).toBeNull();
     expect(off.s.arms[0]!.paired[0]!.diffAdjusted).toBeNull();
-    for await (const rb of readBatches(join(off.dir, 'hands.arrow'))) {
-      for (const s of [0, 1, 2, 3]) for (const f of LUCK_FEATURES) expect([...(rb.getChild(luckColumn(s, f))!.toArray() as Float32Array)].every((x) => x === 0)).toBe(true);
-    }
+    const names = async (dir: string) => {
+      for await (const rb of readBatches(join(dir, 'hands.arrow'))) return rb.schema.fields.map((f) => f.name);
+      return [];
+    };
+    expect(await names(off.dir)).toEqual(handColumns(false).map((c) => c.name));
+    expect(await names(on.dir)).toEqual(HAND_COLUMNS.map((c) => c.name));
+    expect(handColumns(false).length).toBe(HAND_COLUMNS.length - 4 * LUCK_FEATURES.length);
     expect(formatSummary(off.s)).not.toMatch(/luck-adjusted/);
+    // The same seed plays the same hands whether luck is counted or not: diff finds nothing.
+    const d = await diffResults(off.dir, on.dir);
+    expect(d.hands.compared).toBe(20);
+    expect(d.identical).toBe(true);
+    // Rescoring keeps the run's columns: still none of the features.
+    const re = join(base, 'luck-off-rescored');
+    await rescoreResults(off.dir, 'casual', re);
+    expect(await names(re)).toEqual(handColumns(false).map((c) => c.name));
   });
 
   it('pattern rates are clustered by deal: their se matches a deal-level bootstrap, the unclustered Wilson’s does not', async () => {
