@@ -140,8 +140,12 @@ export function handPosition(deal: number): HandAt {
 export function playMatch(input: MatchInput): MatchResult {
   const m = new MatchStepper(input.rules, input.match, input.firstDealer ?? 0);
   for (let at = m.next(); at; at = m.next()) {
+    // The position field by field, not `...at`: V8 builds a spread-and-extend literal slowly (µs a hand).
     const result = playHand({
-        ...at,
+        handKey: at.handKey,
+        dealer: at.dealer,
+        round: at.round,
+        streak: at.streak,
         rules: input.rules,
         seed: input.seed,
         bots: input.bots,

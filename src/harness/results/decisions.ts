@@ -75,12 +75,15 @@ export class PlayDecisions {
     // The features as hands.arrow stores them (float32), so that the column can be recomputed from that file.
     let features: Float32Array | undefined;
     let featuresOf = -1;
+    // One place object for every row (a spread per row is slow in V8), its hand set per row.
+    const place = { deal: at.deal, arm: at.arm, seating: at.seating, bots: at.bots, hand: 0 };
     for (const r of this.rows) {
       while (hands[h]!.handKey !== r.handKey) h++;
       const hand = hands[h]!;
       if (luckWeights && hand.luckFeatures && featuresOf !== h) [features, featuresOf] = [Float32Array.from(hand.luckFeatures), h];
       const row = out.addRow();
-      setSeatPlace(out, row, D, { ...at, hand: 'outcome' in result ? 0 : h }, r.handKey, r.seat);
+      place.hand = 'outcome' in result ? 0 : h;
+      setSeatPlace(out, row, D, place, r.handKey, r.seat);
       out.set(row, D.step!, r.step);
       out.set(row, D.phase!, r.phase);
       out.setFixed(row, D.obs!, r.obs);

@@ -232,7 +232,8 @@ export class Environment {
   private startHand(t: EnvTable, at: HandAt): void {
     t.at = at;
     t.luckReported.fill(0);
-    t.st.start({ ...at, rules: this.rules, seed: this.seed, base: this.opts.base, perTai: this.opts.perTai, luck: t.account, botNames: this.opts.seats, scores: t.match ? t.match.scores.slice() : undefined }, this.seats);
+    // The position field by field, not `...at`: V8 builds a spread-and-extend literal slowly (µs a hand).
+    t.st.start({ handKey: at.handKey, dealer: at.dealer, round: at.round, streak: at.streak, rules: this.rules, seed: this.seed, base: this.opts.base, perTai: this.opts.perTai, luck: t.account, botNames: this.opts.seats, scores: t.match ? t.match.scores.slice() : undefined }, this.seats);
   }
 
   /** Play table `t` until a python seat must decide between two or more actions, or its episode is over. */
