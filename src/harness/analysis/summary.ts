@@ -156,6 +156,10 @@ interface BotAcc {
 }
 
 interface DealAcc {
+  /** The deal these sums are of (they are zeroed when a row of another deal first reaches them). */
+  deal: number;
+  /** The luck model's key of the bot in its arm (`arm \u0000 name`), made once. */
+  readonly key: string;
   y: number;
   n: number;
   wins: number;
@@ -244,12 +248,12 @@ interface Pass {
  */
 class Distinct {
   private current = -1;
-  private seen = new Set<string>();
+  private readonly seen = new Set<string>();
   constructor(private readonly pass: Pass) {}
   row(r: Row): void {
     if (r.deal !== this.current) {
       this.current = r.deal;
-      this.seen = new Set();
+      this.seen.clear();
     }
     const key = `${r.bots[0]}\u0000${r.bots[1]}\u0000${r.bots[2]}\u0000${r.bots[3]}#${r.hand}`;
     if (this.seen.has(key)) return this.pass.replay(r);
@@ -264,6 +268,8 @@ class Distinct {
 /** Pass 1 (luck on): every distinct seat-hand into the luck model of its arm and bot. */
 class FitPass implements Pass {
   private readonly x = new Float64Array(LUCK_REGRESSORS);
+  /** The model's key of each bot (made once, not per seat-hand). */
+  private readonly keys = new Map<string, string>();
   constructor(
     readonly arm: number,
     private readonly model: LuckModel,
@@ -272,8 +278,11 @@ class FitPass implements Pass {
     const F = r.features!;
     const fold = luckFold(r.deal);
     for (const s of SEATS) {
+      const name = r.bots[s]!;
+      let key = this.keys.get(name);
+      if (key === undefined) this.keys.set(name, (key = `${this.arm}\u0000${name}`));
       luckRegressors(F, s, this.x);
-      this.model.add(`${this.arm}\u0000${r.bots[s]}`, fold, this.x, r.deltas[s]!);
+      this.model.add(key, fold, this.x, r.deltas[s]!);
     }
   }
   replay(): void {}
@@ -309,11 +318,18 @@ class ArmAcc implements Pass {
   taiSq = new MeanStat();
   private readonly lineUps = new Map<string, LineUp>();
   private current = -1;
-  private deal = new Map<string, DealAcc>();
-  private dealOutcomes = new Map<string, number>();
+  /** Per bot, its sums over the current deal (kept from deal to deal, zeroed on the deal's first row of it). */
+  private readonly deal = new Map<string, DealAcc>();
+  /** The bots of the current deal in the order they first appear in it, and that list sorted with its pairs (kept while the next deal has the same bots). */
+  private dealNames: string[] = [];
+  /** The deal bots `pairList` was made for (`pairsOf`). */
+  private pairNames: readonly string[] = [];
+  private pairList: readonly { a: DealAcc; c: DealAcc; p: PairAcc; m: { hand: number; deal: number; ssHand: number; ssDeal: number } | undefined }[] = [];
+  private readonly dealOutcomes = new Map<string, number>();
   private dealHands = 0;
   private readonly x = new Float64Array(LUCK_REGRESSORS);
   private readonly ctl = new Float64Array(LUCK_FOLDS);
+  private readonly v = new Float64Array(LUCK_FOLDS);
 
   constructor(
     readonly arm: number,
@@ -352,7 +368,14 @@ class ArmAcc implements Pass {
     for (const s of SEATS) {
       const name = bots[s]!;
       let d = this.deal.get(name);
-      if (!d) this.deal.set(name, (d = { y: 0, n: 0, wins: 0, selfDraws: 0, dealIns: 0, tai: 0, event: false, l: new Float64Array(LUCK_FOLDS) }));
+      if (!d) this.deal.set(name, (d = { deal: -1, key: `${this.arm}\u0000${name}`, y: 0, n: 0, wins: 0, selfDraws: 0, dealIns: 0, tai: 0, event: false, l: new Float64Array(LUCK_FOLDS) }));
+      if (d.deal !== r.deal) {
+        d.deal = r.deal;
+        d.y = d.n = d.wins = d.selfDraws = d.dealIns = d.tai = 0;
+        d.event = false;
+        d.l.fill(0);
+        this.dealNames.push(name);
+      }
       const won = (winners >> s) & 1;
       const y = deltas[s]!;
       d.y += y;
@@ -373,7 +396,7 @@ class ArmAcc implements Pass {
         }
         if (model && r.features) {
           luckRegressors(r.features, s, this.x);
-          model.controls(`${this.arm}\u0000${name}`, fold, this.x, this.ctl);
+          model.controls(d.key, fold, this.x, this.ctl);
           for (let k = 0; k < LUCK_FOLDS; k++) d.l[k]! += this.ctl[k]!;
         }
       }
@@ -417,12 +440,14 @@ class ArmAcc implements Pass {
 
   private closeDeal(next: number): void {
     const pass2 = this.opts.pass2;
+    const names = this.dealNames;
     if (this.current >= 0 && this.dealHands > 0) {
       const fold = luckFold(this.current);
       this.deals++;
       this.dealList.push(this.current, this.dealHands);
       if (!pass2) {
-        for (const [name, d] of this.deal) {
+        for (const name of names) {
+          const d = this.deal.get(name)!;
           const b = this.botAcc(name);
           b.points.add(d.y, d.n);
           b.adjusted.add(fold, d.y, d.n, d.l);
@@ -433,40 +458,33 @@ class ArmAcc implements Pass {
           if (d.event) b.eventDeals++;
         }
         if (this.opts.league) {
-          const names = [...this.deal.keys()];
+          const accs = names.map((n) => this.deal.get(n)!);
           this.opts.league.deal(
             fold,
             names,
-            names.map((n) => this.deal.get(n)!.y),
-            names.map((n) => this.deal.get(n)!.n),
-            names.map((n) => this.deal.get(n)!.l),
+            accs.map((d) => d.y),
+            accs.map((d) => d.n),
+            accs.map((d) => d.l),
           );
         }
       }
-      const names = this.opts.noPairs ? [] : [...this.deal.keys()].sort();
-      const v = new Float64Array(LUCK_FOLDS);
-      for (let i = 0; i < names.length; i++) {
-        for (let j = i + 1; j < names.length; j++) {
-          const a = this.deal.get(names[i]!)!;
-          const c = this.deal.get(names[j]!)!;
-          const p = this.pairAcc(names[i]!, names[j]!);
-          const dRaw = a.y / a.n - c.y / c.n;
-          if (pass2) {
-            // The narrowing's delta method: this deal's share of each sum of squares.
-            const m = pass2.get(`${p.a}\u0000${p.b}`)!;
-            const z = p.dealSS / m.ssHand - (dRaw - m.deal) ** 2 / m.ssDeal;
-            p.z2 += z * z;
-          } else {
-            p.raw.add(dRaw);
-            for (let k = 0; k < LUCK_FOLDS; k++) v[k] = a.l[k]! / a.n - c.l[k]! / c.n;
-            p.adj.add(fold, dRaw, v);
-            p.ss += dRaw * dRaw;
-            if (dRaw !== 0) p.eventDeals++;
-            p.na += a.n;
-            p.nb += c.n;
-          }
-          p.dealSS = 0;
+      const v = this.v;
+      for (const { a, c, p, m } of this.pairsOf(names)) {
+        const dRaw = a.y / a.n - c.y / c.n;
+        if (m) {
+          // The narrowing's delta method: this deal's share of each sum of squares.
+          const z = p.dealSS / m.ssHand - (dRaw - m.deal) ** 2 / m.ssDeal;
+          p.z2 += z * z;
+        } else {
+          p.raw.add(dRaw);
+          for (let k = 0; k < LUCK_FOLDS; k++) v[k] = a.l[k]! / a.n - c.l[k]! / c.n;
+          p.adj.add(fold, dRaw, v);
+          p.ss += dRaw * dRaw;
+          if (dRaw !== 0) p.eventDeals++;
+          p.na += a.n;
+          p.nb += c.n;
         }
+        p.dealSS = 0;
       }
       if (!pass2) {
         for (const o of OUTCOMES) {
@@ -477,9 +495,32 @@ class ArmAcc implements Pass {
       }
     }
     this.current = next;
-    this.deal = new Map();
-    this.dealOutcomes = new Map();
+    this.dealNames = [];
+    for (const o of this.dealOutcomes.keys()) this.dealOutcomes.set(o, 0);
     this.dealHands = 0;
+  }
+
+  /**
+   * The pairs of a deal's bots (`names`, in order of appearance), each with both bots' deal sums
+   * and, in pass 2, the pair's means: over the names sorted, (i, j) for i < j. Kept while the next
+   * deal has the same bots in the same order (a deal's bots are those of its seatings).
+   */
+  private pairsOf(names: readonly string[]): readonly { a: DealAcc; c: DealAcc; p: PairAcc; m: { hand: number; deal: number; ssHand: number; ssDeal: number } | undefined }[] {
+    if (this.opts.noPairs) return [];
+    const last = this.pairNames;
+    if (last.length === names.length && last.every((n, i) => n === names[i])) return this.pairList;
+    const sorted = [...names].sort();
+    const pass2 = this.opts.pass2;
+    const list: { a: DealAcc; c: DealAcc; p: PairAcc; m: { hand: number; deal: number; ssHand: number; ssDeal: number } | undefined }[] = [];
+    for (let i = 0; i < sorted.length; i++) {
+      for (let j = i + 1; j < sorted.length; j++) {
+        const p = this.pairAcc(sorted[i]!, sorted[j]!);
+        list.push({ a: this.deal.get(sorted[i]!)!, c: this.deal.get(sorted[j]!)!, p, m: pass2 ? pass2.get(`${p.a}\u0000${p.b}`)! : undefined });
+      }
+    }
+    this.pairNames = [...names];
+    this.pairList = list;
+    return list;
   }
 }
 
