@@ -104,6 +104,8 @@ const W = Object.fromEntries(WIN_COLUMNS.map((c, i) => [c.name, i])) as Record<s
 const BOT_COL = SEATS.map((s) => H[`bot_${s}`]!);
 const DELTA_COL = SEATS.map((s) => H[`delta_${s}`]!);
 const TAI_COL = SEATS.map((s) => H[`tai_${s}`]!);
+/** wins.arrow's column of each pattern id. */
+const PATTERN_COL = new Map(PATTERN_IDS.map((id) => [id as string, W[id]!]));
 /** Column of seat s's feature f: LUCK_COL[s * LUCK_F + f]. */
 const LUCK_COL = Int32Array.from(SEATS.flatMap((s) => LUCK_FEATURES.map((f) => H[luckColumn(s, f)]!)));
 
@@ -195,9 +197,13 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
     wins.set(wr, W.ready!, w.ready);
     wins.set(wr, W.tai!, w.tai);
     wins.set(wr, W.delta!, r.deltas[w.seat]!);
-    for (const id of PATTERN_IDS) {
-      const v = w.patterns[id];
-      if (v) wins.set(wr, W[id]!, v);
+    // The patterns it scored (a few), not a lookup of every pattern id: a scored hand's patterns
+    // object has one of many shapes, and 34 keyed reads of mostly absent keys were most of this function.
+    const pats = w.patterns as Readonly<Record<string, number>>;
+    for (const id in pats) {
+      const v = pats[id]!;
+      const col = PATTERN_COL.get(id);
+      if (v && col !== undefined) wins.set(wr, col, v);
     }
     wins.set(wr, W.concealed!, concealedString(f));
     wins.set(wr, W.melds!, f.melds.map(meldString).join(' '));
