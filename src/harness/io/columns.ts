@@ -60,7 +60,14 @@ const encoder = new TextEncoder();
 export class BatchBuilder {
   private rows = 0;
   private capacity: number;
-  private readonly nums: (Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | null)[];
+  /**
+   * Numeric columns while rows are added: one value a row in a Float64Array whatever the column's
+   * kind (stores to one array type stay monomorphic: stores through a mix of typed-array kinds were
+   * the dearest part of appending a hand), converted to the kind by `build` (the same values:
+   * a typed array's `set` from doubles converts exactly as a store does); `u8xN` columns are
+   * Uint8Arrays of their own.
+   */
+  private readonly nums: (Float64Array | Uint8Array | null)[];
   private readonly strs: (string[] | null)[];
   /** `u16list` columns: their values so far and each row's end. */
   private readonly lists: ({ values: Uint16Array; length: number; ends: number[] } | null)[];
@@ -73,7 +80,7 @@ export class BatchBuilder {
     initialCapacity = 1024,
   ) {
     this.capacity = Math.max(16, initialCapacity);
-    this.nums = specs.map((s) => (s.kind === 'utf8' || s.kind === 'u16list' ? null : allocate(s.kind, this.capacity * width(s))));
+    this.nums = specs.map((s) => (s.kind === 'utf8' || s.kind === 'u16list' ? null : s.kind === 'u8xN' ? new Uint8Array(this.capacity * width(s)) : new Float64Array(this.capacity)));
     this.strs = specs.map((s) => (s.kind === 'utf8' ? [] : null));
     this.lists = specs.map((s) => (s.kind === 'u16list' ? { values: new Uint16Array(16 * this.capacity), length: 0, ends: [] } : null));
     this.strLists = this.strs.filter((s): s is string[] => s !== null);
@@ -119,7 +126,7 @@ export class BatchBuilder {
 
   /** Set column `col` (index into specs) of row `row`. Numbers for numeric/bool columns, strings for utf8. */
   set(row: number, col: number, value: number | string | boolean): void {
-    const n = this.nums[col];
+    const n = this.nums[col] as Float64Array | null;
     if (n) n[row] = typeof value === 'boolean' ? (value ? 1 : 0) : (value as number);
     else this.strs[col]![row] = value as string;
   }
@@ -129,7 +136,7 @@ export class BatchBuilder {
    * zero already): what `set` does column by column, with one loop for a run of columns of one kind.
    */
   setNonZero(row: number, cols: ArrayLike<number>, values: ArrayLike<number>): void {
-    const nums = this.nums;
+    const nums = this.nums as Float64Array[];
     for (let i = 0; i < cols.length; i++) {
       const v = values[i]!;
       if (v !== 0) nums[cols[i]!]![row] = v;
@@ -142,7 +149,11 @@ export class BatchBuilder {
       const n = this.nums[i];
       const l = this.lists[i];
       if (l) return { offsets: Int32Array.from([0, ...l.ends]), items: l.values.slice(0, l.length) };
-      return n ? n.slice(0, this.rows * width(spec)) : encodeStrings(this.strs[i]!);
+      if (!n) return encodeStrings(this.strs[i]!);
+      if (spec.kind === 'u8xN') return n.slice(0, this.rows * width(spec));
+      const out = allocate(spec.kind, this.rows);
+      out.set(n.subarray(0, this.rows));
+      return out;
     });
     return { rows: this.rows, columns };
   }
@@ -152,7 +163,7 @@ export class BatchBuilder {
     for (let i = 0; i < this.nums.length; i++) {
       const old = this.nums[i];
       if (!old) continue;
-      const next = allocate(this.specs[i]!.kind, this.capacity * width(this.specs[i]!));
+      const next = old instanceof Float64Array ? new Float64Array(this.capacity) : new Uint8Array(this.capacity * width(this.specs[i]!));
       next.set(old as never);
       this.nums[i] = next;
     }
