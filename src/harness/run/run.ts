@@ -342,6 +342,8 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   try {
     const handCols = handColumns(e.luck !== false);
     const hOut = (handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), handCols, metadata(e, 'hands', profiles)));
+    // The report's modules load while the workers play (a shard's run writes no report).
+    if (opts.report === true && !shard) void import('../analysis/report.js').then((r) => r.preloadCharts(), () => undefined);
     // The summary's luck fit takes the rows as they go to hands.arrow (a shard's run has no summary).
     const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(handCols) : undefined;
     const appendHands = (b: Batch): void => {
