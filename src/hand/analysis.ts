@@ -31,6 +31,35 @@ let finalMin = NO_U8;
 let suitProfiles = 0;
 let honorProfiles = 0;
 
+/**
+ * The same tables as one object, for kernels that read many entries per call (HandState's
+ * per-kind queries): they copy its fields into locals once, where every read of a module `let`
+ * above costs a check that it is initialised. Filled by `bindTables()`.
+ */
+export interface BoundTables {
+  /** Profile id of each number-suit key, of each honours key. */
+  suitProfile: Uint8Array;
+  honorProfile: Uint8Array;
+  /** `combine2[a·suitProfiles + b]`, `combine3[ab·suitProfiles + c]` (tables.ts). */
+  combine2: Uint16Array;
+  combine3: Uint16Array;
+  /** `final` set-count-major: entry (n sets, abc, h) at `n·planeSize + abc·honorProfiles + h`. */
+  finalMin: Uint8Array;
+  suitProfiles: number;
+  honorProfiles: number;
+  planeSize: number;
+}
+export const BOUND: BoundTables = {
+  suitProfile: NO_U8,
+  honorProfile: NO_U8,
+  combine2: NO_U16,
+  combine3: NO_U16,
+  finalMin: NO_U8,
+  suitProfiles: 0,
+  honorProfiles: 0,
+  planeSize: 0,
+};
+
 /** Build (first time only) and bind the tables; called by every public entry point. */
 export function bindTables(): HandTables {
   const t = handTables();
@@ -46,6 +75,14 @@ export function bindTables(): HandTables {
     finalMin = finalPlanes(t);
     suitProfiles = t.suit.profiles;
     honorProfiles = t.honor.profiles;
+    BOUND.suitProfile = suitProfile;
+    BOUND.honorProfile = honorProfile;
+    BOUND.combine2 = combine2;
+    BOUND.combine3 = combine3;
+    BOUND.finalMin = finalMin;
+    BOUND.suitProfiles = suitProfiles;
+    BOUND.honorProfiles = honorProfiles;
+    BOUND.planeSize = planeSize;
     bound = true;
   }
   return t;

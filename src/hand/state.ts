@@ -13,6 +13,7 @@
 import { KINDS, tileName, type Tile } from '../core/tiles.js';
 import { KEY_INDEX, KEY_UNIT, RANK_UNIT, readKeys } from './keys.js';
 import {
+  BOUND,
   badCounts,
   bindTables,
   checkMelds,
@@ -58,6 +59,16 @@ function farProfileOf(j: number, p: number, key: number, unit: number): number {
   let f = FAR_PROFILE[slot]!;
   if (f < 0) FAR_PROFILE[slot] = f = j === 3 ? honorProfileOf(key + unit) : suitProfileOf(key + unit);
   return f;
+}
+
+/** `RANK_UNIT` as a typed array (5^r, r = 0…8), for the kernels' inner loops. */
+const RANK_UNITS = Int32Array.from(RANK_UNIT.slice(0, 9));
+
+/** Set bits of a 32-bit integer. */
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** Scratch keys for validating a load before anything changes. */
@@ -369,6 +380,27 @@ export class HandState {
     return n;
   }
 
+  /**
+   * `waitMasks` of this 16 − 3·melds tile hand with `u` drawn and `d` (held once `u` is in)
+   * discarded: the same as `add(u)`, `waitMasks(out, d)`, `remove(u)`, leaving the hand (and
+   * its version, so every per-state cache) untouched.
+   */
+  waitMasksSwap(u: Tile, d: Tile, out: Uint16Array): number {
+    const c = this.counts;
+    if (this.tiles !== this.max - 1) this.wrongSize('waits after a swap', this.max - 1);
+    if (!(c[u]! < 4)) this.refuse('draw', u);
+    if (!(c[d]! + (d === u ? 1 : 0) > 0)) this.refuse('waits less', d);
+    const k = this.keys;
+    const i = KEY_INDEX[u]!;
+    const j = KEY_INDEX[d]!;
+    k[i]! += KEY_UNIT[u]!;
+    k[j]! -= KEY_UNIT[d]!;
+    const n = waitMasksFromKeys(k[0]!, k[1]!, k[2]!, k[3]!, out);
+    k[j]! += KEY_UNIT[d]!;
+    k[i]! -= KEY_UNIT[u]!;
+    return n;
+  }
+
   /** `waitMasks` as tile ids, ascending (a new array). */
   waits(minus: Tile = -1): Tile[] {
     const m = this.masks;
@@ -542,65 +574,89 @@ export class HandState {
    * times excluded), as bits in `out` laid out like `held` (`out[0]` kinds 0–31, `out[1]` 32–33);
    * returns how many. `acceptance()` is the sum of `unseen` over them; this is the set itself,
    * for a caller that weighs the kinds by counts of its own (luck accounting: the wall's).
+   *
+   * Near kinds are tried one by one, three table reads each (the suit's profile with the tile,
+   * the suits combined, the final minimum), the tables held in locals; far kinds share one
+   * profile per suit and are tried once, only when one could help (as in `acceptance`).
    */
   improvingKinds(out: Int32Array, at = 0): number {
     const w = this.work();
     if (this.tiles !== this.max - 1) this.wrongSize('improvingKinds', this.max - 1);
     if (w.profVersion !== this.version) this.prepareProfiles();
-    const c = this.counts;
+    const B = BOUND;
+    const SP = B.suitProfile;
+    const C3 = B.combine3;
+    const FM = B.finalMin;
+    const S = B.suitProfiles;
+    const HN = B.honorProfiles;
     const k = this.keys;
     const P = w.prof;
     const R = w.restPair;
-    const tiles = this.tiles + 1;
+    const abc = w.abc;
+    const p3 = P[3]!;
     const m = this.melds;
-    const base = shantenFromTriple(w.abc, P[3]!, tiles - 1, m);
-    let fours = 0;
-    for (let t = 0; t < KINDS; t++) fours += (c[t]! + 4) >> 3;
+    const plane = (5 - m) * B.planeSize;
+    // A draw improves the hand when the final minimum with it is at most the hand's own (one tile more).
+    const f16 = FM[plane + abc * HN + p3]!;
+    const held = this.held;
+    const h0 = held[0]!;
+    const h1 = held[1]!;
+    const fours = this.fours;
     // Far kinds can help only as in `acceptance` (see the comment above it).
-    const farMayHelp = fours > 0 || (m < 5 && shantenFromTriple(w.abc, P[3]!, tiles - 1, m + 1) === base - 3);
+    // (One meld more: the shanten is exactly 3 lower when the final minimum is the same.)
+    const farMayHelp = fours > 0 || (m < 5 && FM[plane - B.planeSize + abc * HN + p3] === f16);
+    const c = this.counts;
     let lo = 0;
     let hi = 0;
-    let n = 0;
-    for (let j = 0; j < 4; j++) {
+    for (let j = 0; j < 3; j++) {
       const o = j * 9;
-      const ranks = j === 3 ? 7 : 9;
-      let held = 0;
-      for (let r = 0; r < ranks; r++) held |= ((c[o + r]! + 255) >> 8) << r;
-      const near = nearRanks(held, j);
-      let farSh = 99;
-      for (let r = 0; r < ranks; r++) {
-        const t = o + r;
-        if (c[t] === 4) continue;
-        let sh: number;
-        if ((near >> r) & 1) {
-          const a = this.plusProfile(w, j, r);
-          sh = j === 3 ? shantenFromTriple(w.abc, a, tiles, m) : shantenFromTriple(tripleProfileOf(R[j]!, a), P[3]!, tiles, m);
-        } else {
-          if (!farMayHelp) continue;
-          if (farSh === 99) {
-            const f = farProfileOf(j, P[j]!, k[j]!, RANK_UNIT[r]!);
-            farSh = j === 3 ? shantenFromTriple(w.abc, f, tiles, m) : shantenFromTriple(tripleProfileOf(R[j]!, f), P[3]!, tiles, m);
-          }
-          sh = farSh;
-        }
-        if (sh < base) {
-          if (t < 32) lo |= 1 << t;
-          else hi |= 1 << (t - 32);
-          n++;
-        }
+      const hm = (h0 >>> o) & 0x1ff;
+      let near = (hm | (hm << 1) | (hm << 2) | (hm >> 1) | (hm >> 2)) & 0x1ff;
+      if (fours > 0) for (let b = hm; b !== 0; b &= b - 1) if (c[o + 31 - Math.clz32(b & -b)] === 4) near &= ~(b & -b);
+      const key = k[j]!;
+      const row = R[j]! * S;
+      let bits = 0;
+      for (let b = near; b !== 0; b &= b - 1) {
+        const low = b & -b;
+        if (FM[plane + C3[row + SP[key + RANK_UNITS[31 - Math.clz32(low)]!]!]! * HN + p3]! <= f16) bits |= low;
       }
+      const far = ~near & ~hm & 0x1ff;
+      if (farMayHelp && far !== 0) {
+        const f = farProfileOf(j, P[j]!, key, RANK_UNITS[31 - Math.clz32(far & -far)]!);
+        if (FM[plane + C3[row + f]! * HN + p3]! <= f16) bits |= far;
+      }
+      lo |= bits << o;
+    }
+    {
+      const HP = B.honorProfile;
+      const hm = ((h0 >>> 27) | (h1 << 5)) & 0x7f;
+      let near = hm;
+      if (fours > 0) for (let b = hm; b !== 0; b &= b - 1) if (c[27 + 31 - Math.clz32(b & -b)] === 4) near &= ~(b & -b);
+      const key = k[3]!;
+      const row = plane + abc * HN;
+      let bits = 0;
+      for (let b = near; b !== 0; b &= b - 1) {
+        const low = b & -b;
+        if (FM[row + HP[key + RANK_UNITS[31 - Math.clz32(low)]!]!]! <= f16) bits |= low;
+      }
+      const far = ~hm & 0x7f;
+      if (farMayHelp && far !== 0) {
+        const f = farProfileOf(3, p3, key, RANK_UNITS[31 - Math.clz32(far & -far)]!);
+        if (FM[row + f]! <= f16) bits |= far;
+      }
+      lo |= bits << 27;
+      hi = bits >>> 5;
     }
     out[at] = lo;
     out[at + 1] = hi;
-    return n;
+    return popcount32(lo) + popcount32(hi);
   }
 
   /**
    * Shanten after drawing `u` into this 16 − 3·melds tile hand and discarding `d`, into `out[d]`
    * for every kind `d` held once `u` is in (`d = u` gives this hand's shanten); other entries are
    * left alone. The same values as `shantenLess(d)` of the hand with `u` added, from the suit
-   * profiles with a tile more or less (kept per suit key), so a row costs small-table reads per
-   * `d` and large-table reads only for `d` of `u`'s suit.
+   * profiles with a tile more or less: two to four table reads per `d`, the tables held in locals.
    */
   swapShanten(u: Tile, out: Int8Array): void {
     const w = this.work();
@@ -608,35 +664,84 @@ export class HandState {
     if (!(this.counts[u]! < 4)) this.refuse('draw', u);
     if (w.profVersion !== this.version) this.prepareProfiles();
     const held = this.held;
+    this.swapRow(w, u, held[0]! | (u < 32 ? 1 << u : 0), held[1]! | (u < 32 ? 0 : 1 << (u - 32)), -99, out, null, 0);
+  }
+
+  /**
+   * The kinds `d` among `within` (bits like `held`: `within0` kinds 0–31, `within1` 32–33) held
+   * once `u` is drawn into this 16 − 3·melds tile hand whose discard then leaves shanten `sh`, as
+   * bits into `mask[at]`, `mask[at + 1]`; returns how many. With `sh` the shanten of the hand
+   * with `u` (its lowest after a discard), these are the discards that keep it: luck
+   * accounting's rows, or with `within` a few kinds, whether any of those keeps it.
+   */
+  keepingDiscards(u: Tile, sh: number, within0: number, within1: number, mask: Int32Array, at: number): number {
+    const w = this.work();
+    if (this.tiles !== this.max - 1) this.wrongSize('keepingDiscards', this.max - 1);
+    if (!(this.counts[u]! < 4)) this.refuse('draw', u);
+    if (w.profVersion !== this.version) this.prepareProfiles();
+    const held = this.held;
+    const in0 = (held[0]! | (u < 32 ? 1 << u : 0)) & within0;
+    const in1 = (held[1]! | (u < 32 ? 0 : 1 << (u - 32))) & within1;
+    return this.swapRow(w, u, in0, in1, sh, null, mask, at);
+  }
+
+  /**
+   * The kernel of `swapShanten` and `keepingDiscards`: for every kind `d` in `in0`/`in1` (held
+   * once `u` is in), the shanten after drawing `u` and discarding `d`; into `out[d]` when `out`
+   * is given, else the kinds where it is `sh` as bits into `mask[at…]` (returning how many).
+   */
+  private swapRow(w: Workspace, u: Tile, in0: number, in1: number, sh: number, out: Int8Array | null, mask: Int32Array | null, at: number): number {
+    const B = BOUND;
+    const SP = B.suitProfile;
+    const HP = B.honorProfile;
+    const C2 = B.combine2;
+    const C3 = B.combine3;
+    const FM = B.finalMin;
+    const S = B.suitProfiles;
+    const HN = B.honorProfiles;
     const k = this.keys;
     const P = w.prof;
     const R = w.restPair;
-    const tiles = this.tiles;
+    const abc = w.abc;
+    const p3 = P[3]!;
     const m = this.melds;
+    const n = 5 - m;
+    const plane = n * B.planeSize;
+    const add = 3 * n + 1 - this.tiles;
+    const target = sh - add;
     const i = KEY_INDEX[u]!;
     const ki = k[i]! + KEY_UNIT[u]!;
-    const plus = this.plusProfile(w, i, u - 9 * i);
+    const plus = i === 3 ? HP[ki]! : SP[ki]!;
     // u's suit changed, the honours as they are (i a number suit): combined once for every d outside both.
-    const withPlus = i === 3 ? 0 : tripleProfileOf(R[i]!, plus);
-    out[u] = shantenFromTriple(w.abc, P[3]!, tiles, m);
+    const withPlus = i === 3 ? 0 : C3[R[i]! * S + plus]!;
+    let lo = 0;
+    let hi = 0;
     for (let word = 0; word < 2; word++) {
-      for (let b = held[word]!; b !== 0; b &= b - 1) {
-        const d = word * 32 + 31 - Math.clz32(b & -b);
-        if (d === u) continue;
+      for (let b = word === 0 ? in0 : in1; b !== 0; b &= b - 1) {
+        const low = b & -b;
+        const d = word * 32 + 31 - Math.clz32(low);
         const j = KEY_INDEX[d]!;
-        let sh: number;
-        if (j === i) {
+        let f: number;
+        if (d === u) f = FM[plane + abc * HN + p3]!;
+        else if (j === i) {
           const key = ki - KEY_UNIT[d]!;
-          sh = i === 3 ? shantenFromTriple(w.abc, honorProfileOf(key), tiles, m) : shantenFromTriple(tripleProfileOf(R[i]!, suitProfileOf(key)), P[3]!, tiles, m);
-        } else {
-          const minus = this.minusProfile(w, j, d - 9 * j);
-          if (i === 3) sh = shantenFromTriple(tripleProfileOf(R[j]!, minus), plus, tiles, m);
-          else if (j === 3) sh = shantenFromTriple(withPlus, minus, tiles, m);
-          else sh = shantenFromTriple(tripleProfileOf(pairProfileOf(plus, minus), P[3 - i - j]!), P[3]!, tiles, m);
+          f = i === 3 ? FM[plane + abc * HN + HP[key]!]! : FM[plane + C3[R[i]! * S + SP[key]!]! * HN + p3]!;
+        } else if (j === 3) f = FM[plane + withPlus * HN + HP[k[3]! - KEY_UNIT[d]!]!]!;
+        else {
+          const minus = SP[k[j]! - KEY_UNIT[d]!]!;
+          f = i === 3 ? FM[plane + C3[R[j]! * S + minus]! * HN + plus]! : FM[plane + C3[C2[plus * S + minus]! * S + P[3 - i - j]!]! * HN + p3]!;
         }
-        out[d] = sh;
+        if (out !== null) out[d] = f + add;
+        else if (f === target) {
+          if (word === 0) lo |= low;
+          else hi |= low;
+        }
       }
     }
+    if (mask === null) return 0;
+    mask[at] = lo;
+    mask[at + 1] = hi;
+    return popcount32(lo) + popcount32(hi);
   }
 
   /**

@@ -12,7 +12,7 @@ import { oracleShanten } from '../../src/hand/oracle.js';
 
 const KINDS16: readonly HandKind[] = ['random16', 'ready16'];
 
-/** Check both queries of `h` (a 16 − 3·melds tile hand) against the oracle. */
+/** Check the queries of `h` (a 16 − 3·melds tile hand) against the oracle. */
 function check(h: HandState): void {
   const c = h.counts;
   const m = h.melds;
@@ -35,6 +35,14 @@ function check(h: HandState): void {
     count += bit;
     row.fill(99);
     h.swapShanten(u, row);
+    // The discards keeping the lowest shanten, all of them and among a few kinds (every third).
+    const keep = new Int32Array(4).fill(-7);
+    const kept = h.keepingDiscards(u, sh17, -1, -1, keep, 1);
+    const few = h.keepingDiscards(u, sh17, 0x49249249, 0x2, new Int32Array(2), 0);
+    expect(keep[0], 'keepingDiscards writes only at its offset').toBe(-7);
+    let wantKept = 0;
+    let wantFew = 0;
+    const masks = new Uint16Array(4);
     for (let d = 0; d < KINDS; d++) {
       if (c17[d] === 0) {
         expect(row[d], 'not held: left alone').toBe(99);
@@ -42,10 +50,30 @@ function check(h: HandState): void {
       }
       const c16 = c17.slice();
       c16[d]!--;
-      expect(row[d], `${formatCounts(c)} (${m} melds) + ${u} - ${d}`).toBe(oracleShanten(c16, m));
+      const sh16 = oracleShanten(c16, m);
+      expect(row[d], `${formatCounts(c)} (${m} melds) + ${u} - ${d}`).toBe(sh16);
+      const keeps = sh16 === sh17 ? 1 : 0;
+      expect((d < 32 ? keep[1]! >>> d : keep[2]! >>> (d - 32)) & 1, `keeping ${formatCounts(c)} + ${u} - ${d}`).toBe(keeps);
+      wantKept += keeps;
+      if (d % 3 === 0) wantFew += keeps;
+      // Waits after the swap, without touching the hand.
+      const n16 = h.waitMasksSwap(u, d, masks);
+      const want = new HandState(c16, m).waits();
+      expect(masksToKinds(masks), `waits of ${formatCounts(c)} + ${u} - ${d}`).toEqual(want);
+      expect(n16).toBe(want.length);
     }
+    expect(kept).toBe(wantKept);
+    expect(few).toBe(wantFew);
+    expect(h.counts).toEqual(c);
   }
   expect(n).toBe(count);
+}
+
+/** Tile kinds of wait masks (bit r of masks[s] is kind 9s + r), ascending. */
+function masksToKinds(masks: Uint16Array): number[] {
+  const out: number[] = [];
+  for (let s = 0; s < 4; s++) for (let r = 0; r < 9; r++) if ((masks[s]! >> r) & 1) out.push(9 * s + r);
+  return out;
 }
 
 describe('improving kinds and draw-discard shanten', () => {
@@ -89,9 +117,14 @@ describe('improving kinds and draw-discard shanten', () => {
     const h = new HandState(genHands('swap-bad', 'random17', 1, 0)[0]!.counts, 0);
     expect(() => h.improvingKinds(new Int32Array(2))).toThrow(/improvingKinds: hand holds 17/);
     expect(() => h.swapShanten(0, new Int8Array(KINDS))).toThrow(/swapShanten: hand holds 17/);
+    expect(() => h.keepingDiscards(0, 0, -1, -1, new Int32Array(2), 0)).toThrow(/keepingDiscards: hand holds 17/);
+    expect(() => h.waitMasksSwap(0, 0, new Uint16Array(4))).toThrow(/waits after a swap: hand holds 17/);
     const q = new Uint8Array(KINDS);
     q[0] = 4;
     for (let t = 9; t < 21; t++) q[t] = 1;
     expect(() => new HandState(q, 0).swapShanten(0, new Int8Array(KINDS))).toThrow(/draw 1m: hand holds 4/);
+    expect(() => new HandState(q, 0).keepingDiscards(0, 0, -1, -1, new Int32Array(2), 0)).toThrow(/draw 1m: hand holds 4/);
+    expect(() => new HandState(q, 0).waitMasksSwap(0, 9, new Uint16Array(4))).toThrow(/draw 1m: hand holds 4/);
+    expect(() => new HandState(q, 0).waitMasksSwap(9, 1, new Uint16Array(4))).toThrow(/waits less 2m: hand holds 0/);
   });
 });
