@@ -142,7 +142,8 @@ export class LuckAccount implements LuckHook {
   private readonly rwGen = new Float64Array(4 * KINDS);
   private readonly rwCount = new Uint8Array(4 * KINDS);
   private readonly rwMasks = new Uint16Array(4 * KINDS * D_MAX * 4);
-  private readonly swap = new Int8Array(KINDS);
+  /** Scratch: a row's discard kinds (`HandState.keepingDiscards`). */
+  private readonly keep = new Int32Array(2);
   private readonly masks = new Uint16Array(4);
   /** Ready opponents' waits at this draw, as bits like `held`. */
   private waitLo = 0;
@@ -156,8 +157,15 @@ export class LuckAccount implements LuckHook {
   private readonly paid = new Float64Array(4 * 5 * KINDS * 4);
   /** 0: not computed, 1: `paid` holds it, 2: no win. */
   private readonly paidValid = new Uint8Array(4 * 5 * KINDS);
-  /** Settlements of the hand by (winner, payer + 1, ready, tai): they depend on nothing else within a hand. */
+  /**
+   * Settlements by (streak, dealer, winner, payer + 1, ready, tai): they depend on nothing else
+   * but the rules and stakes (`payRules`, `payBase`, `payPerTai`), so they are kept across hands
+   * while those stay the same.
+   */
   private readonly byTai = new Map<number, Float64Array>();
+  private payRules: unknown = null;
+  private payBase = NaN;
+  private payPerTai = NaN;
   private readonly pts = new Float64Array(4 * KINDS);
   private readonly mean = new Float64Array(8);
   /** Per (seat, suit): a far kind whose row stands for the others', valid when `farGen` is the seat's `gen`. */
@@ -218,6 +226,12 @@ export class LuckAccount implements LuckHook {
     }
     this.nonFlowerLeft = n;
     this.forget();
+    if (tb.rules !== this.payRules || tb.base !== this.payBase || tb.perTai !== this.payPerTai || this.byTai.size > 1 << 16) {
+      this.byTai.clear();
+      this.payRules = tb.rules;
+      this.payBase = tb.base;
+      this.payPerTai = tb.perTai;
+    }
   }
 
   /** The non-flower tiles left in the wall, by kind (a copy). */
@@ -254,7 +268,7 @@ export class LuckAccount implements LuckHook {
     return [0, 1, 2, 3].map((s) => (w ? luckOf(this.features, s, w) : 0));
   }
 
-  /** Forget every cached fact about hands and settlements (a new hand, or a position the account was not following). */
+  /** Forget every cached fact about hands (a new hand, or a position the account was not following); the settlements by tai stay. */
   private forget(): void {
     // Small loops, not fill(): a typed array's fill is a call out of optimized code, and this runs every hand.
     const g = this.handSig;
@@ -265,7 +279,6 @@ export class LuckAccount implements LuckHook {
       this.known[s] = 0;
       this.gen[s] = this.nextGen++;
     }
-    if (this.byTai.size > 0) this.byTai.clear();
   }
 
   /** The terms of seat `s` drawing `t` into its 16-state hand `h` (shanten `sh`), with `left` counting `t`. */
@@ -276,7 +289,7 @@ export class LuckAccount implements LuckHook {
     let used = false;
     if (sh <= 2) {
       this.follow(s, h);
-      ev.fill(0);
+      for (let i = 0; i < 4 * T; i++) ev[i] = 0;
       used = true;
       const I = this.improvingOf(s, h);
       const lo = I[2 * s]!;
@@ -298,7 +311,7 @@ export class LuckAccount implements LuckHook {
       const W = this.waitsOf(o, ho);
       if (this.waitCount[o] === 0) continue;
       if (!used) {
-        ev.fill(0);
+        for (let i = 0; i < 4 * T; i++) ev[i] = 0;
         used = true;
         this.follow(s, h); // (sh > 2: not yet followed) the drawer's facts below are about this hand
       }
@@ -358,8 +371,12 @@ export class LuckAccount implements LuckHook {
   private waitsOf(s: number, h: HandState): Uint16Array {
     const W = this.waitMask;
     if (!(this.known[s]! & KNOW_WAITS)) {
-      this.waitCount[s] = h.waitMasks(this.masks);
-      W.set(this.masks, 4 * s);
+      const M = this.masks;
+      this.waitCount[s] = h.waitMasks(M);
+      W[4 * s] = M[0]!;
+      W[4 * s + 1] = M[1]!;
+      W[4 * s + 2] = M[2]!;
+      W[4 * s + 3] = M[3]!;
       this.known[s]! |= KNOW_WAITS;
     }
     return W;
@@ -408,36 +425,22 @@ export class LuckAccount implements LuckHook {
       this.rowGen[at] = g;
       return at;
     }
-    const I = this.improvingOf(s, h);
-    const sh17 = ((u < 32 ? I[2 * s]! >>> u : I[2 * s + 1]! >>> (u - 32)) & 1) !== 0 ? sh - 1 : sh;
-    const S = this.swap;
-    h.swapShanten(u, S);
-    const held = h.held;
-    let lo = 0;
-    let hi = 0;
-    let kinds = 0;
-    for (let word = 0; word < 2; word++) {
-      let bits = held[word]!;
-      if (word === (u >> 5)) bits |= 1 << (u & 31);
-      for (let b = bits; b !== 0; b &= b - 1) {
-        const bit = b & -b;
-        const d = word * 32 + 31 - Math.clz32(bit);
-        if (S[d] === sh17) {
-          kinds++;
-          if (word === 0) lo |= bit;
-          else hi |= bit;
-        }
-      }
-    }
-    this.rowLo[at] = lo;
-    this.rowHi[at] = hi;
-    this.rowKinds[at] = kinds;
+    const K = this.keep;
+    this.rowKinds[at] = h.keepingDiscards(u, this.sh17(s, u, h, sh), -1, -1, K, 0);
+    this.rowLo[at] = K[0]!;
+    this.rowHi[at] = K[1]!;
     this.rowGen[at] = g;
     if (far) {
       this.farRep[s * 4 + j] = u;
       this.farGen[s * 4 + j] = g;
     }
     return at;
+  }
+
+  /** The shanten of seat `s`'s 16-state hand `h` (shanten `sh`) with `u` drawn: one lower if `u` is an improving kind. */
+  private sh17(s: number, u: Tile, h: HandState, sh: number): number {
+    const I = this.improvingOf(s, h);
+    return ((u < 32 ? I[2 * s]! >>> u : I[2 * s + 1]! >>> (u - 32)) & 1) !== 0 ? sh - 1 : sh;
   }
 
   /**
@@ -453,7 +456,7 @@ export class LuckAccount implements LuckHook {
     const left = this.left;
     const mean = this.mean;
     const paid = this.paid;
-    mean.fill(0);
+    for (let i = 0; i < 8; i++) mean[i] = 0;
     // The discarder's improving kinds if known (its shanten ≤ 2), else asked per tile.
     const I = hFrom && this.known[from]! & KNOW_IMPROVING ? this.improvingOf(from, hFrom) : null;
     let hit = -1;
@@ -524,13 +527,17 @@ export class LuckAccount implements LuckHook {
       return -1;
     }
     const ready = tb.ready[w]!;
-    const key = ((w * 5 + from + 1) * 2 + ready) * 65536 + tai;
+    const key = ((((tb.streak * 4 + tb.dealer) * 4 + w) * 5 + from + 1) * 2 + ready) * 65536 + tai;
     let pay = this.byTai.get(key);
     if (!pay) {
       pay = Float64Array.from(settleWinners(tb, [{ seat: w, tai, ready: ready === 1 }], selfDraw, from, 'normal'));
       this.byTai.set(key, pay);
     }
-    this.paid.set(pay, slot * 4);
+    const paid = this.paid;
+    paid[slot * 4] = pay[0]!;
+    paid[slot * 4 + 1] = pay[1]!;
+    paid[slot * 4 + 2] = pay[2]!;
+    paid[slot * 4 + 3] = pay[3]!;
     this.paidValid[slot] = 1;
     return slot * 4;
   }
@@ -578,17 +585,20 @@ export class LuckAccount implements LuckHook {
     const at = this.row(s, u, h, 1); // the discards keeping shanten 0 once u is in
     const M = this.rwMasks;
     const m0 = at * D_MAX * 4;
+    const masks = this.masks;
     let x = 0;
-    h.add(u);
     for (let word = 0; word < 2; word++) {
       for (let b = word === 0 ? this.rowLo[at]! : this.rowHi[at]!; b !== 0; b &= b - 1) {
         const d = word * 32 + 31 - Math.clz32(b & -b);
-        if (h.waitMasks(this.masks, d) === 0) continue;
-        M.set(this.masks, m0 + 4 * x);
+        if (h.waitMasksSwap(u, d, masks) === 0) continue;
+        const o = m0 + 4 * x;
+        M[o] = masks[0]!;
+        M[o + 1] = masks[1]!;
+        M[o + 2] = masks[2]!;
+        M[o + 3] = masks[3]!;
         x++;
       }
     }
-    h.remove(u);
     this.rwCount[at] = x;
     this.rwGen[at] = this.gen[s]!;
   }
@@ -608,10 +618,14 @@ export class LuckAccount implements LuckHook {
     let got = 0;
     // Holding no waiting tile, the hand with u holds one only if u is one: every other u has share 0.
     const holds = (held[0]! & wLo) !== 0 || (held[1]! & wHi) !== 0;
+    const g = this.gen[s]!;
     for (let u = 0; u < KINDS; u++) {
       if (left[u] === 0) continue;
       const isWait = (u < 32 ? wLo >>> u : wHi >>> (u - 32)) & 1;
       if (!holds && isWait === 0) continue;
+      // Before a whole row: if no discard that keeps the lowest shanten is a waiting kind, the
+      // share is 0 (and adds exactly 0 to the mean).
+      if (this.rowGen[s * KINDS + u] !== g && h.keepingDiscards(u, this.sh17(s, u, h, sh), wLo, wHi, this.keep, 0) === 0) continue;
       const at = this.row(s, u, h, sh);
       const kinds = this.rowKinds[at]!;
       const waits = popcount(this.rowLo[at]! & wLo) + popcount(this.rowHi[at]! & wHi);

@@ -89,10 +89,12 @@ describe('luck accounting', () => {
     ];
     let draws = 0;
     let nonzero = 0;
+    // One account throughout: what it keeps across hands (settlements by tai) must follow the
+    // rules, the stakes (two in turn, every four hands), the dealer and the streak.
+    const acc = new LuckAccount();
     for (const profile of ['p0', 'full', 'casual']) {
       const rules = getProfile(profile);
       for (let li = 0; li < lineups.length; li++) {
-        const acc = new LuckAccount();
         for (let key = 0; key < 12; key++) {
           const t = new Table();
           const want = new Float64Array(4 * LUCK_F);
@@ -105,7 +107,8 @@ describe('luck accounting', () => {
             for (let i = 0; i < f.length; i++) want[i]! += f[i]!;
             draws++;
           };
-          t.reset({ rules, seed: 'luck-ref', handKey: key, dealer: key & 3, round: (key >> 2) & 3, streak: key % 2, luck: acc });
+          const stakes = (key >> 2) % 2 === 0 ? {} : { base: 3, perTai: 2 };
+          t.reset({ rules, seed: 'luck-ref', handKey: key, dealer: key & 3, round: (key >> 2) & 3, streak: key % 3, ...stakes, luck: acc });
           const deal = referenceDeal(t);
           for (let i = 0; i < deal.length; i++) want[i]! += deal[i]!;
           let state = key + 1;
@@ -126,6 +129,32 @@ describe('luck accounting', () => {
     }
     expect(draws).toBeGreaterThan(5000);
     expect(nonzero).toBeGreaterThan(5000);
+  });
+
+  it('an account reused across hands gives every hand the features a fresh account gives it, whatever the rules and stakes in between', () => {
+    // The same deals in turn under other stakes and rules: the settlements an account keeps
+    // across hands must not carry over where the payments differ.
+    const shared = new LuckAccount();
+    const variants = [
+      { rules: p0 },
+      { rules: p0, base: 5, perTai: 3 },
+      { rules: getProfile('full') },
+      { rules: getProfile('casual') },
+      { rules: p0, base: 5, perTai: 3, streak: 2 },
+    ];
+    let compared = 0;
+    for (let key = 0; key < 24; key++) {
+      for (const v of variants) {
+        const setup = { seed: 'luck-reuse', handKey: key, dealer: key & 3, round: 0 as const, streak: 0, bots: [greedy, greedy, greedy, greedy], ...v };
+        const got = playHand({ ...setup, luck: shared }).luckFeatures!;
+        const want = playHand({ ...setup, luck: new LuckAccount() }).luckFeatures!;
+        for (let i = 0; i < want.length; i++) {
+          if (!Object.is(got[i], want[i])) expect.fail(`hand ${key}, ${JSON.stringify({ ...v, rules: v.rules.name })}: ${LUCK_FEATURES[i % LUCK_F]} of seat ${(i / LUCK_F) | 0} is ${got[i]}, fresh ${want[i]}`);
+          if (want[i] !== 0) compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
   });
 
   it('termsFor at a position gives the plain computation for every tile left, in positions of every kind', () => {
