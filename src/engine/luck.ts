@@ -149,8 +149,9 @@ export class LuckAccount implements LuckHook {
   private waitLo = 0;
   private waitHi = 0;
   /**
-   * Per seat, while its hand is as in `sig` (suit keys, melds, flowers, ready): tai of a win on
-   * each kind (self-drawn at + 34; −2 not yet scored, −1 no win) and settlements by (discarder + 1, kind).
+   * Per seat, while its hand is as in `sig` (suit keys, melds, flowers): tai of a win on each
+   * kind (self-drawn at + 34; −2 not yet scored, −1 no win); and while its ready flag (`sig`'s
+   * last entry) also stays, settlements by (discarder + 1, kind).
    */
   private readonly sig = new Int32Array(4 * 7).fill(-1);
   private readonly taiCache = new Int16Array(4 * 2 * KINDS);
@@ -500,7 +501,7 @@ export class LuckAccount implements LuckHook {
     const sig = this.sig;
     const o = w * 7;
     const k = hw.keys;
-    if (sig[o] !== k[0] || sig[o + 1] !== k[1] || sig[o + 2] !== k[2] || sig[o + 3] !== k[3] || sig[o + 4] !== tb.meldCount[w] || sig[o + 5] !== tb.flowerMask[w] || sig[o + 6] !== tb.ready[w]) {
+    if (sig[o] !== k[0] || sig[o + 1] !== k[1] || sig[o + 2] !== k[2] || sig[o + 3] !== k[3] || sig[o + 4] !== tb.meldCount[w] || sig[o + 5] !== tb.flowerMask[w]) {
       sig[o] = k[0]!;
       sig[o + 1] = k[1]!;
       sig[o + 2] = k[2]!;
@@ -509,6 +510,10 @@ export class LuckAccount implements LuckHook {
       sig[o + 5] = tb.flowerMask[w]!;
       sig[o + 6] = tb.ready[w]!;
       this.taiCache.fill(-2, w * 2 * KINDS, (w + 1) * 2 * KINDS);
+      this.paidValid.fill(0, w * 5 * KINDS, (w + 1) * 5 * KINDS);
+    } else if (sig[o + 6] !== tb.ready[w]) {
+      // Declaring ready changes the payments (its tai is the settlement's), not the scores.
+      sig[o + 6] = tb.ready[w]!;
       this.paidValid.fill(0, w * 5 * KINDS, (w + 1) * 5 * KINDS);
     }
     const slot = (w * 5 + from + 1) * KINDS + u;

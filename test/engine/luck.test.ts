@@ -186,6 +186,42 @@ describe('luck accounting', () => {
     for (const name of LUCK_TERMS) expect(seen[LUCK_FEATURES.indexOf(name)], name).toBeGreaterThan(0);
   });
 
+  it('a seat declaring ready with its hand unchanged gets new payments, not the ones kept from before', () => {
+    // Declaring ready (discarding the tile drawn) leaves the keys as they were: the scores kept
+    // for the hand stay valid, the payments (one tai more) must not.
+    const acc = new LuckAccount();
+    let positions = 0;
+    for (let key = 0; key < 24 && positions < 12; key++) {
+      playWatching(key, [greedy, greedy, greedy, greedy], (tb, seat, from) => {
+        const c = tb.clone();
+        if (from === 'front') c.front--;
+        else c.end++;
+        // A ready opponent, first as if it had not declared (the bots declare at once).
+        const o = [1, 2, 3].map((k) => (seat + k) & 3).find((x) => new HandState(c.hands[x]!.counts, c.meldCount[x]!).shanten() === 0);
+        if (o === undefined) return;
+        c.ready[o] = 0;
+        acc.prime(c);
+        const left = wallLeft(c);
+        const h = new HandState(c.hands[seat]!.counts, c.meldCount[seat]!);
+        const check = () => {
+          for (let u = 0; u < KINDS; u++) {
+            if (left[u] === 0) continue;
+            const got = acc.termsFor(c, seat, u);
+            const want = referenceDraw(c, seat, u, h, left, Math.max(0, c.drawable() + 1) / 64);
+            for (let i = 0; i < got.length; i++) {
+              if (!Object.is(got[i], want[i])) expect.fail(`hand ${key}, seat ${o} ready ${c.ready[o]}: ${LUCK_FEATURES[i % LUCK_F]} of seat ${(i / LUCK_F) | 0} is ${got[i]}, the plain computation ${want[i]}`);
+            }
+          }
+        };
+        check();
+        c.ready[o] = 1;
+        check();
+        positions++;
+      });
+    }
+    expect(positions).toBeGreaterThanOrEqual(12);
+  });
+
   it('attaching an account changes nothing in play, and the result carries a copy of its features', () => {
     const acc = new LuckAccount(WEIGHTS);
     for (let key = 0; key < 60; key++) {
