@@ -117,6 +117,16 @@ export class LuckAccount implements LuckHook {
   private readonly shantenOf = new Int8Array(4);
   /** Per seat, the 16-state hand the cached facts below are about: its four keys and melds (−1: none). */
   private readonly handSig = new Int32Array(4 * 5).fill(-1);
+  /**
+   * Per (seat, drawn kind u), for `dealInShare`: of the discards keeping the lowest shanten, how
+   * many are waiting kinds (`dsWaits`; 0: then `dsKinds` is 0 too) and how many in all, valid
+   * while `dsGen` is the seat's `gen`, the waits are `dsW` and u is in `dsU` (bits like `held`).
+   */
+  private readonly dsKinds = new Uint8Array(4 * KINDS);
+  private readonly dsWaits = new Uint8Array(4 * KINDS);
+  private readonly dsGen = new Float64Array(4);
+  private readonly dsW = new Int32Array(8);
+  private readonly dsU = new Int32Array(8);
   /** Per seat, which facts are known (KNOW_*). */
   private readonly known = new Uint8Array(4);
   /**
@@ -619,24 +629,41 @@ export class LuckAccount implements LuckHook {
     const wLo = this.waitLo;
     const wHi = this.waitHi;
     const held = h.held;
-    let mean = 0;
-    let got = 0;
     // Holding no waiting tile, the hand with u holds one only if u is one: every other u has share 0.
     const holds = (held[0]! & wLo) !== 0 || (held[1]! & wHi) !== 0;
-    const g = this.gen[s]!;
+    let u0 = 0;
+    let u1 = 0;
     for (let u = 0; u < KINDS; u++) {
-      if (left[u] === 0) continue;
-      const isWait = (u < 32 ? wLo >>> u : wHi >>> (u - 32)) & 1;
-      if (!holds && isWait === 0) continue;
-      // Before a whole row: if no discard that keeps the lowest shanten is a waiting kind, the
-      // share is 0 (and adds exactly 0 to the mean).
-      if (this.rowGen[s * KINDS + u] !== g && h.keepingDiscards(u, this.sh17(s, u, h, sh), wLo, wHi, this.keep, 0) === 0) continue;
-      const at = this.row(s, u, h, sh);
-      const kinds = this.rowKinds[at]!;
-      const waits = popcount(this.rowLo[at]! & wLo) + popcount(this.rowHi[at]! & wHi);
-      const share = kinds > 0 ? waits / kinds : 0;
-      mean += (left[u]! * share) / n;
-      if (u === t) got = share;
+      if (left[u] === 0 || (!holds && ((u < 32 ? wLo >>> u : wHi >>> (u - 32)) & 1) === 0)) continue;
+      if (u < 32) u0 |= 1 << u;
+      else u1 |= 1 << (u - 32);
+    }
+    // Per drawn kind, the discards keeping the lowest shanten that are waiting kinds and all of
+    // them: kept while the hand and the waits stay and no other kind is asked for.
+    const D = this.dsKinds;
+    const Wn = this.dsWaits;
+    const at = s * KINDS;
+    if (this.dsGen[s] !== this.gen[s] || this.dsW[2 * s] !== wLo || this.dsW[2 * s + 1] !== wHi || (u0 & ~this.dsU[2 * s]!) !== 0 || (u1 & ~this.dsU[2 * s + 1]!) !== 0) {
+      const I = this.improvingOf(s, h);
+      h.keepShares(u0, u1, I[2 * s]!, I[2 * s + 1]!, sh, wLo, wHi, D, Wn, at);
+      this.dsGen[s] = this.gen[s]!;
+      this.dsW[2 * s] = wLo;
+      this.dsW[2 * s + 1] = wHi;
+      this.dsU[2 * s] = u0;
+      this.dsU[2 * s + 1] = u1;
+    }
+    let mean = 0;
+    let got = 0;
+    for (let word = 0; word < 2; word++) {
+      for (let b = word === 0 ? u0 : u1; b !== 0; b &= b - 1) {
+        const u = word * 32 + 31 - Math.clz32(b & -b);
+        const waits = Wn[at + u]!;
+        // No discard keeping the lowest shanten is a waiting kind: the share is 0 and adds exactly 0 to the mean.
+        if (waits === 0) continue;
+        const share = waits / D[at + u]!;
+        mean += (left[u]! * share) / n;
+        if (u === t) got = share;
+      }
     }
     return got - mean;
   }

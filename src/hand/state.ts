@@ -122,6 +122,8 @@ class Workspace {
   readonly minusProf = new Uint16Array(36);
   /** Bit r of suit i: the hand holds rank r + 1 of it (as of the last `prepare`). */
   readonly suitHeld = new Uint16Array(4);
+  /** Scratch of `keepShares`: each held kind's suit profile with one fewer of it. */
+  readonly minusOf = new Uint16Array(KINDS);
 }
 
 /**
@@ -683,6 +685,92 @@ export class HandState {
     const in0 = (held[0]! | (u < 32 ? 1 << u : 0)) & within0;
     const in1 = (held[1]! | (u < 32 ? 0 : 1 << (u - 32))) & within1;
     return this.swapRow(w, u, in0, in1, sh, null, mask, at);
+  }
+
+  /**
+   * For every kind `u` in `u0`/`u1` (bits like `held`; none held four times) drawn into this
+   * 16 − 3·melds tile hand (shanten `sh`; `imp0`/`imp1` its improving kinds, so the hand with
+   * `u` has shanten `sh` − 1 for those, else `sh`): of the discards that keep that shanten, how
+   * many are among `w0`/`w1` (into `waits[at + u]`) and how many in all (`kinds[at + u]`). When
+   * none of the `w` kinds keeps it, both are 0 and the others are not tried. Luck accounting's
+   * deal-in shares, all drawn kinds in one call: the discards' profiles are read once.
+   */
+  keepShares(u0: number, u1: number, imp0: number, imp1: number, sh: number, w0: number, w1: number, kinds: Uint8Array, waits: Uint8Array, at: number): void {
+    const w = this.work();
+    if (this.tiles !== this.max - 1) this.wrongSize('keepShares', this.max - 1);
+    if (w.profVersion !== this.version) this.prepareProfiles();
+    const B = BOUND;
+    const SP = B.suitProfile;
+    const HP = B.honorProfile;
+    const C2 = B.combine2;
+    const C3 = B.combine3;
+    const FM = B.finalMin;
+    const S = B.suitProfiles;
+    const HN = B.honorProfiles;
+    const c = this.counts;
+    const k = this.keys;
+    const P = w.prof;
+    const R = w.restPair;
+    const abc = w.abc;
+    const p3 = P[3]!;
+    const m = this.melds;
+    const n = 5 - m;
+    const plane = n * B.planeSize;
+    const add = 3 * n + 1 - this.tiles;
+    const held = this.held;
+    const h0 = held[0]!;
+    const h1 = held[1]!;
+    // Each held kind's suit profile with one fewer of it.
+    const MIN = w.minusOf;
+    for (let word = 0; word < 2; word++) {
+      for (let b = word === 0 ? h0 : h1; b !== 0; b &= b - 1) {
+        const d = word * 32 + 31 - Math.clz32(b & -b);
+        const j = KEY_INDEX[d]!;
+        MIN[d] = j === 3 ? HP[k[3]! - KEY_UNIT[d]!]! : SP[k[j]! - KEY_UNIT[d]!]!;
+      }
+    }
+    const f16 = FM[plane + abc * HN + p3]!;
+    for (let uw = 0; uw < 2; uw++) {
+      for (let ub = uw === 0 ? u0 : u1; ub !== 0; ub &= ub - 1) {
+        const ubit = ub & -ub;
+        const u = uw * 32 + 31 - Math.clz32(ubit);
+        if (!(c[u]! < 4)) this.refuse('draw', u);
+        const i = KEY_INDEX[u]!;
+        const ki = k[i]! + KEY_UNIT[u]!;
+        const plus = i === 3 ? HP[ki]! : SP[ki]!;
+        const withPlus = i === 3 ? 0 : C3[R[i]! * S + plus]!;
+        const target = sh - (((uw === 0 ? imp0 : imp1) & ubit) !== 0 ? 1 : 0) - add;
+        const all0 = uw === 0 ? h0 | ubit : h0;
+        const all1 = uw === 0 ? h1 : h1 | ubit;
+        let nw = 0;
+        let nk = 0;
+        // Pass 0: the `w` kinds; pass 1 (only if one of them keeps the shanten): the others.
+        for (let pass = 0; pass < 2; pass++) {
+          for (let word = 0; word < 2; word++) {
+            const within = word === 0 ? (pass === 0 ? all0 & w0 : all0 & ~w0) : pass === 0 ? all1 & w1 : all1 & ~w1;
+            for (let b = within; b !== 0; b &= b - 1) {
+              const d = word * 32 + 31 - Math.clz32(b & -b);
+              const j = KEY_INDEX[d]!;
+              let f: number;
+              if (d === u) f = f16;
+              else if (j === i) {
+                const key = ki - KEY_UNIT[d]!;
+                f = i === 3 ? FM[plane + abc * HN + HP[key]!]! : FM[plane + C3[R[i]! * S + SP[key]!]! * HN + p3]!;
+              } else if (j === 3) f = FM[plane + withPlus * HN + MIN[d]!]!;
+              else if (i === 3) f = FM[plane + C3[R[j]! * S + MIN[d]!]! * HN + plus]!;
+              else f = FM[plane + C3[C2[plus * S + MIN[d]!]! * S + P[3 - i - j]!]! * HN + p3]!;
+              if (f === target) nk++;
+            }
+          }
+          if (pass === 0) {
+            nw = nk;
+            if (nw === 0) break;
+          }
+        }
+        waits[at + u] = nw;
+        kinds[at + u] = nw === 0 ? 0 : nk;
+      }
+    }
   }
 
   /**

@@ -21,6 +21,7 @@ function check(h: HandState): void {
   const n = h.improvingKinds(out, 1);
   expect(out[0], 'improvingKinds writes only at its offset').toBe(-7);
   let count = 0;
+  const wantShares: number[] = [];
   const row = new Int8Array(KINDS);
   for (let u = 0; u < KINDS; u++) {
     const bit = (u < 32 ? out[1]! >>> u : out[2]! >>> (u - 32)) & 1;
@@ -65,8 +66,20 @@ function check(h: HandState): void {
     expect(kept).toBe(wantKept);
     expect(few).toBe(wantFew);
     expect(h.counts).toEqual(c);
+    wantShares.push(wantFew, wantFew === 0 ? 0 : wantKept);
   }
   expect(n).toBe(count);
+  // keepShares: every kind drawn at once, the same counts (waiting kinds: every third kind).
+  let u0 = 0;
+  let u1 = 0;
+  for (let u = 0; u < KINDS; u++) if (c[u]! < 4) u < 32 ? (u0 |= 1 << u) : (u1 |= 1 << (u - 32));
+  const waits = new Uint8Array(KINDS + 2).fill(77);
+  const kinds = new Uint8Array(KINDS + 2).fill(77);
+  h.keepShares(u0, u1, out[1]!, out[2]!, base, 0x49249249, 0x2, kinds, waits, 1);
+  expect([waits[0], kinds[0]], 'keepShares writes only at its offset').toEqual([77, 77]);
+  const got: number[] = [];
+  for (let u = 0; u < KINDS; u++) if (c[u]! < 4) got.push(waits[1 + u]!, kinds[1 + u]!);
+  expect(got, `keepShares of ${formatCounts(c)} (${m} melds)`).toEqual(wantShares);
 }
 
 /** Tile kinds of wait masks (bit r of masks[s] is kind 9s + r), ascending. */
@@ -119,6 +132,7 @@ describe('improving kinds and draw-discard shanten', () => {
     expect(() => h.swapShanten(0, new Int8Array(KINDS))).toThrow(/swapShanten: hand holds 17/);
     expect(() => h.keepingDiscards(0, 0, -1, -1, new Int32Array(2), 0)).toThrow(/keepingDiscards: hand holds 17/);
     expect(() => h.waitMasksSwap(0, 0, new Uint16Array(4))).toThrow(/waits after a swap: hand holds 17/);
+    expect(() => h.keepShares(1, 0, 0, 0, 0, 0, 0, new Uint8Array(KINDS), new Uint8Array(KINDS), 0)).toThrow(/keepShares: hand holds 17/);
     const q = new Uint8Array(KINDS);
     q[0] = 4;
     for (let t = 9; t < 21; t++) q[t] = 1;
@@ -126,5 +140,6 @@ describe('improving kinds and draw-discard shanten', () => {
     expect(() => new HandState(q, 0).keepingDiscards(0, 0, -1, -1, new Int32Array(2), 0)).toThrow(/draw 1m: hand holds 4/);
     expect(() => new HandState(q, 0).waitMasksSwap(0, 9, new Uint16Array(4))).toThrow(/draw 1m: hand holds 4/);
     expect(() => new HandState(q, 0).waitMasksSwap(9, 1, new Uint16Array(4))).toThrow(/waits less 2m: hand holds 0/);
+    expect(() => new HandState(q, 0).keepShares(1, 0, 0, 0, 0, 0, 0, new Uint8Array(KINDS), new Uint8Array(KINDS), 0)).toThrow(/draw 1m: hand holds 4/);
   });
 });
