@@ -110,6 +110,12 @@ export class LuckAccount implements LuckHook {
   /** Non-flower tiles left in the wall, by kind (the tile being drawn included while its terms are made). */
   private readonly left = new Uint8Array(KINDS);
   private nonFlowerLeft = 0;
+  /**
+   * The kinds with a copy left (bits like `held`): the only ones a drawer's improving kinds are
+   * asked for (what is known of a hand stays true as the wall only loses tiles).
+   */
+  private availLo = 0;
+  private availHi = 0;
   /** One event's terms, by seat: `ev[seat * T + term]`. */
   private readonly ev = new Float64Array(4 * T);
   /** The dealer's 16-tile starting hand (its 17th tile out), for the deal's terms. */
@@ -218,9 +224,11 @@ export class LuckAccount implements LuckHook {
     hd.remove(last);
     left[last]!++;
     this.nonFlowerLeft++;
+    this.setAvail(last);
     this.event(tb, d, last, hd, sh[d]!, false);
     left[last]!--;
     this.nonFlowerLeft--;
+    if (left[last] === 0) this.clearAvail(last);
   }
 
   /** Count the non-flower tiles left in the table's wall (what the terms of the next draw weigh the tiles by); forget what was known of the hands. */
@@ -236,6 +244,10 @@ export class LuckAccount implements LuckHook {
       }
     }
     this.nonFlowerLeft = n;
+    let lo = 0;
+    for (let t = 0; t < 32; t++) if (left[t]! > 0) lo |= 1 << t;
+    this.availLo = lo;
+    this.availHi = (left[32]! > 0 ? 1 : 0) | (left[33]! > 0 ? 2 : 0);
     this.forget();
     if (tb.rules !== this.payRules || tb.base !== this.payBase || tb.perTai !== this.payPerTai || this.byTai.size > 1 << 16) {
       this.byTai.clear();
@@ -269,7 +281,7 @@ export class LuckAccount implements LuckHook {
   draw(tb: TableState, s: number, t: Tile): void {
     // shanten16 is the table's cache of the hand before its draw: what the turn asks next anyway.
     if (this.nonFlowerLeft > 0) this.event(tb, s, t, tb.hands[s]!, tb.shanten16(s, -1), true);
-    this.left[t]!--;
+    if (--this.left[t]! === 0) this.clearAvail(t);
     this.nonFlowerLeft--;
   }
 
@@ -277,6 +289,16 @@ export class LuckAccount implements LuckHook {
   seats(): number[] {
     const w = this.weights;
     return [0, 1, 2, 3].map((s) => (w ? luckOf(this.features, s, w) : 0));
+  }
+
+  private setAvail(t: Tile): void {
+    if (t < 32) this.availLo |= 1 << t;
+    else this.availHi |= 1 << (t - 32);
+  }
+
+  private clearAvail(t: Tile): void {
+    if (t < 32) this.availLo &= ~(1 << t);
+    else this.availHi &= ~(1 << (t - 32));
   }
 
   /** Forget every cached fact about hands (a new hand, or a position the account was not following); the settlements by tai stay. */
@@ -393,11 +415,11 @@ export class LuckAccount implements LuckHook {
     return W;
   }
 
-  /** Seat `s`'s improving kinds (at `improving[2s…]`) of its 16-state hand `h`. */
+  /** Seat `s`'s improving kinds (at `improving[2s…]`) of its 16-state hand `h`, among the kinds with a copy left. */
   private improvingOf(s: number, h: HandState): Int32Array {
     const I = this.improving;
     if (!(this.known[s]! & KNOW_IMPROVING)) {
-      h.improvingKinds(I, 2 * s);
+      h.improvingKinds(I, 2 * s, this.availLo, this.availHi);
       this.known[s]! |= KNOW_IMPROVING;
     }
     return I;

@@ -576,12 +576,13 @@ export class HandState {
    * times excluded), as bits in `out` laid out like `held` (`out[0]` kinds 0–31, `out[1]` 32–33);
    * returns how many. `acceptance()` is the sum of `unseen` over them; this is the set itself,
    * for a caller that weighs the kinds by counts of its own (luck accounting: the wall's).
+   * With `within0`/`within1` (bits like `held`) only those kinds are tried (the others' bits are 0).
    *
    * Near kinds are tried one by one, three table reads each (the suit's profile with the tile,
    * the suits combined, the final minimum), the tables held in locals; far kinds share one
    * profile per suit and are tried once, only when one could help (as in `acceptance`).
    */
-  improvingKinds(out: Int32Array, at = 0): number {
+  improvingKinds(out: Int32Array, at = 0, within0 = -1, within1 = -1): number {
     const w = this.work();
     if (this.tiles !== this.max - 1) this.wrongSize('improvingKinds', this.max - 1);
     if (w.profVersion !== this.version) this.prepareProfiles();
@@ -613,7 +614,9 @@ export class HandState {
     for (let j = 0; j < 3; j++) {
       const o = j * 9;
       const hm = (h0 >>> o) & 0x1ff;
-      let near = (hm | (hm << 1) | (hm << 2) | (hm >> 1) | (hm >> 2)) & 0x1ff;
+      const near0 = (hm | (hm << 1) | (hm << 2) | (hm >> 1) | (hm >> 2)) & 0x1ff;
+      const want = (within0 >>> o) & 0x1ff;
+      let near = near0 & want;
       if (fours > 0) for (let b = hm; b !== 0; b &= b - 1) if (c[o + 31 - Math.clz32(b & -b)] === 4) near &= ~(b & -b);
       const key = k[j]!;
       const row = R[j]! * S;
@@ -622,7 +625,7 @@ export class HandState {
         const low = b & -b;
         if (FM[plane + C3[row + SP[key + RANK_UNITS[31 - Math.clz32(low)]!]!]! * HN + p3]! <= f16) bits |= low;
       }
-      const far = ~near & ~hm & 0x1ff;
+      const far = ~near0 & want;
       if (farMayHelp && far !== 0) {
         const f = farProfileOf(j, P[j]!, key, RANK_UNITS[31 - Math.clz32(far & -far)]!);
         if (FM[plane + C3[row + f]! * HN + p3]! <= f16) bits |= far;
@@ -632,8 +635,9 @@ export class HandState {
     {
       const HP = B.honorProfile;
       const hm = ((h0 >>> 27) | (h1 << 5)) & 0x7f;
-      let near = hm;
-      if (fours > 0) for (let b = hm; b !== 0; b &= b - 1) if (c[27 + 31 - Math.clz32(b & -b)] === 4) near &= ~(b & -b);
+      const want = ((within0 >>> 27) | (within1 << 5)) & 0x7f;
+      let near = hm & want;
+      if (fours > 0) for (let b = near; b !== 0; b &= b - 1) if (c[27 + 31 - Math.clz32(b & -b)] === 4) near &= ~(b & -b);
       const key = k[3]!;
       const row = plane + abc * HN;
       let bits = 0;
@@ -641,7 +645,7 @@ export class HandState {
         const low = b & -b;
         if (FM[row + HP[key + RANK_UNITS[31 - Math.clz32(low)]!]!]! <= f16) bits |= low;
       }
-      const far = ~hm & 0x7f;
+      const far = ~hm & want;
       if (farMayHelp && far !== 0) {
         const f = farProfileOf(3, p3, key, RANK_UNITS[31 - Math.clz32(far & -far)]!);
         if (FM[row + f]! <= f16) bits |= far;

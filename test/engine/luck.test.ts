@@ -186,6 +186,29 @@ describe('luck accounting', () => {
     for (const name of LUCK_TERMS) expect(seen[LUCK_FEATURES.indexOf(name)], name).toBeGreaterThan(0);
   });
 
+  it("the dealer's 17th tile is valued as a draw even when no copy of it is left in the wall", () => {
+    // 123m 456m 789m 123p 45p 9s E + 6p: the 6p completes 456p, and its other three copies are
+    // dealt to seat 1, so the wall holds none once the deal is over (the account must count the
+    // 17th tile back in, kinds with a copy left included).
+    const dealer = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 26, 27];
+    const sixP = 14;
+    const counts = new Uint8Array(KINDS).fill(4);
+    for (const t of dealer) counts[t]!--;
+    counts[sixP] = 0;
+    const rest: number[] = [];
+    for (let t = 0; t < KINDS; t++) for (let k = 0; k < counts[t]!; k++) rest.push(t);
+    const seat1 = [sixP, sixP, sixP, ...rest.splice(0, 13)];
+    const wall = [...dealer, ...seat1, ...rest.splice(0, 32), sixP, ...rest, ...Array.from({ length: 8 }, (_, f) => FLOWER_BASE + f)];
+    expect(wall).toHaveLength(144);
+    const acc = new LuckAccount();
+    const t = new Table().reset({ rules: p0, seed: 'luck-17th', handKey: 0, dealer: 0, round: 0, streak: 0, wall, luck: acc });
+    expect(t.dealerLast).toBe(sixP);
+    expect(wallLeft(t)[sixP]).toBe(0);
+    const want = referenceDeal(t);
+    expect(want[LUCK_FEATURES.indexOf('improve1')]! + want[LUCK_FEATURES.indexOf('improve2')]!, 'the 17th tile improved the hand').toBeGreaterThan(0);
+    for (let i = 0; i < want.length; i++) expect(acc.features[i], LUCK_FEATURES[i % LUCK_F]).toBe(want[i]);
+  });
+
   it('a seat declaring ready with its hand unchanged gets new payments, not the ones kept from before', () => {
     // Declaring ready (discarding the tile drawn) leaves the keys as they were: the scores kept
     // for the hand stay valid, the payments (one tai more) must not.

@@ -20,6 +20,13 @@ function check(h: HandState): void {
   const out = new Int32Array(3).fill(-7);
   const n = h.improvingKinds(out, 1);
   expect(out[0], 'improvingKinds writes only at its offset').toBe(-7);
+  // Only some kinds tried (every third, and every third but one): the same bits among them, none elsewhere.
+  for (const [w0, w1] of [[0x49249249, 0x2], [~0x49249249, 0x1]] as const) {
+    const part = new Int32Array(2);
+    const k = h.improvingKinds(part, 0, w0, w1);
+    expect([part[0], part[1]], `improvingKinds within ${w0.toString(16)} of ${formatCounts(c)}`).toEqual([out[1]! & w0, out[2]! & w1]);
+    expect(k).toBe(popcount(out[1]! & w0) + popcount(out[2]! & w1));
+  }
   let count = 0;
   const wantShares: number[] = [];
   const row = new Int8Array(KINDS);
@@ -80,6 +87,12 @@ function check(h: HandState): void {
   const got: number[] = [];
   for (let u = 0; u < KINDS; u++) if (c[u]! < 4) got.push(waits[1 + u]!, kinds[1 + u]!);
   expect(got, `keepShares of ${formatCounts(c)} (${m} melds)`).toEqual(wantShares);
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (; x !== 0; x &= x - 1) n++;
+  return n;
 }
 
 /** Tile kinds of wait masks (bit r of masks[s] is kind 9s + r), ascending. */
