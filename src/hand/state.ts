@@ -122,8 +122,10 @@ class Workspace {
   readonly minusProf = new Uint16Array(36);
   /** Bit r of suit i: the hand holds rank r + 1 of it (as of the last `prepare`). */
   readonly suitHeld = new Uint16Array(4);
-  /** Scratch of `keepShares`: each held kind's suit profile with one fewer of it. */
+  /** Scratch of `keepShares`: each held kind's suit profile with one fewer of it, and the suits combined with it. */
   readonly minusOf = new Uint16Array(KINDS);
+  readonly crossOf = new Uint16Array(3 * KINDS);
+  readonly restOf = new Uint16Array(KINDS);
 }
 
 /**
@@ -724,13 +726,25 @@ export class HandState {
     const held = this.held;
     const h0 = held[0]!;
     const h1 = held[1]!;
-    // Each held kind's suit profile with one fewer of it.
+    // Each held kind's suit profile with one fewer of it; for a number suit's kind, that suit
+    // combined with the other number suits but one (`X[3d + i]`: all but suit i, where the drawn
+    // kind goes) and with both (`Y[d]`), so a drawn kind of another suit costs one or two reads.
     const MIN = w.minusOf;
+    const X = w.crossOf;
+    const Y = w.restOf;
     for (let word = 0; word < 2; word++) {
       for (let b = word === 0 ? h0 : h1; b !== 0; b &= b - 1) {
         const d = word * 32 + 31 - Math.clz32(b & -b);
         const j = KEY_INDEX[d]!;
-        MIN[d] = j === 3 ? HP[k[3]! - KEY_UNIT[d]!]! : SP[k[j]! - KEY_UNIT[d]!]!;
+        if (j === 3) MIN[d] = HP[k[3]! - KEY_UNIT[d]!]!;
+        else {
+          const minus = SP[k[j]! - KEY_UNIT[d]!]!;
+          MIN[d] = minus;
+          Y[d] = C3[R[j]! * S + minus]!;
+          if (j !== 0) X[3 * d] = C2[minus * S + P[3 - j]!]!;
+          if (j !== 1) X[3 * d + 1] = C2[minus * S + P[2 - j]!]!;
+          if (j !== 2) X[3 * d + 2] = C2[minus * S + P[1 - j]!]!;
+        }
       }
     }
     const f16 = FM[plane + abc * HN + p3]!;
@@ -761,8 +775,8 @@ export class HandState {
                 const key = ki - KEY_UNIT[d]!;
                 f = i === 3 ? FM[plane + abc * HN + HP[key]!]! : FM[plane + C3[R[i]! * S + SP[key]!]! * HN + p3]!;
               } else if (j === 3) f = FM[plane + withPlus * HN + MIN[d]!]!;
-              else if (i === 3) f = FM[plane + C3[R[j]! * S + MIN[d]!]! * HN + plus]!;
-              else f = FM[plane + C3[C2[plus * S + MIN[d]!]! * S + P[3 - i - j]!]! * HN + p3]!;
+              else if (i === 3) f = FM[plane + Y[d]! * HN + plus]!;
+              else f = FM[plane + C3[X[3 * d + i]! * S + plus]! * HN + p3]!;
               if (f === target) nk++;
             }
           }
