@@ -97,12 +97,17 @@ const D_MAX = 17;
  * f(u) − Σ left·f / n, and most of f depends on a hand alone, so that part is kept per seat while
  * the seat's 16-state hand stays the same (its keys and melds: a hand that discards what it drew,
  * or an opponent between its turns) — its shanten (the table's own cache, `shanten16`), waits,
- * improving kinds and, per drawn kind, the discards that keep the lowest shanten with their
- * waits — and each draw weighs them by the tiles left, in the same order of floating-point
- * operations as before. The settlement of a possible win is kept per (winner, payer, ready, tai)
- * for the hand. The hand kernels are the table's own (asked, then restored): no copy per draw.
- * Measured (README "Performance"): instructions of a hand with luck over one without, 4 × random
- * 2.11× → 1.79×, 4 × greedy 1.40× → 1.31×, the default mix 1.45× → 1.42× (valgrind).
+ * improving kinds (among the kinds with a copy left), per drawn kind the discards that keep the
+ * lowest shanten with their waits, and, while the ready opponents' waits stay too, per drawn kind
+ * how many of those discards are waiting kinds (`HandState.keepShares`, every kind in one call) —
+ * and each draw weighs them by the tiles left, in the same order of floating-point operations as
+ * before (a share of 0, never computed in full, adds exactly 0). The scores of a seat's possible
+ * wins are kept while its tiles, melds and flowers stay (a ready declaration changes only the
+ * payments); the payments per (streak, dealer, winner, payer, ready, tai) across hands while the
+ * rules and stakes stay. The hand kernels are the table's own (asked, never changed): no copy per
+ * draw. Measured (README "Performance"), instructions of a hand with luck over one without,
+ * steady state: 4 × random 1.49× → 1.28×, 4 × greedy 1.55× → 1.33×, the default mix 1.68× → 1.37×
+ * (valgrind; the rest is mostly `scoreHand`, the deal-in shares and the improving kinds).
  */
 export class LuckAccount implements LuckHook {
   /** Σ of each feature's terms per seat over the hand. */
@@ -116,7 +121,7 @@ export class LuckAccount implements LuckHook {
    */
   private availLo = 0;
   private availHi = 0;
-  /** One event's terms, by seat: `ev[seat * T + term]`. */
+  /** One event's terms, by seat: `ev[seat * T + term]` (all 0 between events: `event` clears what it adds). */
   private readonly ev = new Float64Array(4 * T);
   /** The dealer's 16-tile starting hand (its 17th tile out), for the deal's terms. */
   private readonly dealerHand = new HandState();
@@ -322,7 +327,6 @@ export class LuckAccount implements LuckHook {
     let used = false;
     if (sh <= 2) {
       this.follow(s, h);
-      for (let i = 0; i < 4 * T; i++) ev[i] = 0;
       used = true;
       const I = this.improvingOf(s, h);
       const lo = I[2 * s]!;
@@ -344,7 +348,6 @@ export class LuckAccount implements LuckHook {
       const W = this.waitsOf(o, ho);
       if (this.waitCount[o] === 0) continue;
       if (!used) {
-        for (let i = 0; i < 4 * T; i++) ev[i] = 0;
         used = true;
         this.follow(s, h); // (sh > 2: not yet followed) the drawer's facts below are about this hand
       }
@@ -367,16 +370,21 @@ export class LuckAccount implements LuckHook {
       this.winTerms(tb, o, s, t, ho, T_DANGER_POINTS, h, sh);
     }
     if (!used) return;
-    if (threat > 0 && !tb.ready[s]) ev[s * T + T_DEAL_IN_SHARE] = this.dealInShare(s, t, h, sh); // a seat that declared ready discards what it draws // a seat that declared ready discards what it draws
+    if (threat > 0 && !tb.ready[s]) ev[s * T + T_DEAL_IN_SHARE] = this.dealInShare(s, t, h, sh); // a seat that declared ready discards what it draws
     const F = this.features;
     const wall = Math.max(0, tb.drawable() + (loaded ? 1 : 0)) / 64;
     const locked = tb.ready[s] === 1;
+    // The seats with terms: the drawer's alone, unless points were valued (a ready drawer or
+    // opponent: every seat). Each term is added once and cleared (`ev` is all 0 between events).
+    const seats = sh === 0 || threat > 0 ? 15 : 1 << s;
     for (let q = 0; q < 4; q++) {
+      if (((seats >> q) & 1) === 0) continue;
       const e = q * T;
       const f = q * LUCK_F + 1;
       for (let i = 0; i < T; i++) {
         const v = ev[e + i]!;
         if (v === 0) continue;
+        ev[e + i] = 0;
         F[f + i]! += v;
         F[f + T + i]! += v * wall;
         F[f + 2 * T + i]! += v * threat;
