@@ -153,12 +153,11 @@ export class LuckAccount implements LuckHook {
   private readonly improving = new Int32Array(4 * 2);
   /**
    * Per (seat, drawn kind u): the kinds whose discard keeps the 17-state hand at its lowest
-   * shanten (bits like `held`) and how many, valid when `rowGen` is the seat's `gen`.
+   * shanten (bits like `held`), valid when `rowGen` is the seat's `gen`.
    */
   private readonly rowGen = new Float64Array(4 * KINDS);
   private readonly rowLo = new Int32Array(4 * KINDS);
   private readonly rowHi = new Int32Array(4 * KINDS);
-  private readonly rowKinds = new Uint8Array(4 * KINDS);
   /** Per (seat, u) of a hand 1 from ready: the wait masks left by each discard that makes it ready (4 per discard). */
   private readonly rwGen = new Float64Array(4 * KINDS);
   private readonly rwCount = new Uint8Array(4 * KINDS);
@@ -435,7 +434,7 @@ export class LuckAccount implements LuckHook {
 
   /**
    * Row (s, u): with `u` drawn into seat `s`'s 16-state hand `h` (shanten `sh`), the kinds whose
-   * discard keeps the lowest shanten (`rowLo`/`rowHi`, `rowKinds`). Far kinds (no held tile within
+   * discard keeps the lowest shanten (`rowLo`/`rowHi`), for `readyWaits`. Far kinds (no held tile within
    * two ranks; honours: not held) of a suit all give the suit one profile (hand/state.ts), so one
    * of them stands for the rest: the others differ only in which kind the drawn tile itself is.
    */
@@ -462,12 +461,11 @@ export class LuckAccount implements LuckHook {
       }
       this.rowLo[at] = lo;
       this.rowHi[at] = hi;
-      this.rowKinds[at] = this.rowKinds[ra]!;
       this.rowGen[at] = g;
       return at;
     }
     const K = this.keep;
-    this.rowKinds[at] = h.keepingDiscards(u, this.sh17(s, u, h, sh), -1, -1, K, 0);
+    h.keepingDiscards(u, this.sh17(s, u, h, sh), -1, -1, K, 0);
     this.rowLo[at] = K[0]!;
     this.rowHi[at] = K[1]!;
     this.rowGen[at] = g;
@@ -697,13 +695,6 @@ export class LuckAccount implements LuckHook {
     }
     return got - mean;
   }
-}
-
-/** Set bits of a 32-bit integer. */
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /**
