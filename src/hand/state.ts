@@ -109,17 +109,6 @@ class Workspace {
   readonly farProf = new Uint16Array(4);
   /** Kinds held four times (as of the last `prepare`). */
   prepFours = 0;
-  /**
-   * Per suit j (3: honours), while its key is `pmKey[j]`: the suit's profile with one more
-   * (`plusProf[9j + r]`) or one fewer (`minusProf[9j + r]`) tile of rank r, for the ranks set in
-   * `plusDone[j]`/`minusDone[j]`. A draw or a discard changes one suit's key, so between two
-   * turns of a seat most suits keep theirs, and their reads of the large suit table are kept.
-   */
-  readonly pmKey = new Int32Array(4).fill(-1);
-  readonly plusDone = new Uint16Array(4);
-  readonly minusDone = new Uint16Array(4);
-  readonly plusProf = new Uint16Array(36);
-  readonly minusProf = new Uint16Array(36);
   /** Bit r of suit i: the hand holds rank r + 1 of it (as of the last `prepare`). */
   readonly suitHeld = new Uint16Array(4);
   /** Scratch of `keepShares`: each held kind's suit profile with one fewer of it, and the suits combined with it. */
@@ -544,33 +533,6 @@ export class HandState {
       }
     }
     return total;
-  }
-
-  /** The profile of suit `j` (3: honours) with one more tile of rank `r`, kept per suit key (`Workspace.plusProf`). */
-  private plusProfile(w: Workspace, j: number, r: number): number {
-    return this.shiftedProfile(w, j, r, 1, w.plusDone, w.plusProf);
-  }
-
-  /** The profile of suit `j` (3: honours) with one fewer tile of rank `r` (held), kept per suit key. */
-  private minusProfile(w: Workspace, j: number, r: number): number {
-    return this.shiftedProfile(w, j, r, -1, w.minusDone, w.minusProf);
-  }
-
-  /** Suit `j`'s profile with `sign` tiles of rank `r` more, from `prof` where `done` says it is kept; both forgotten when the suit's key changes. */
-  private shiftedProfile(w: Workspace, j: number, r: number, sign: 1 | -1, done: Uint16Array, prof: Uint16Array): number {
-    const key = this.keys[j]!;
-    if (w.pmKey[j] !== key) {
-      w.pmKey[j] = key;
-      w.plusDone[j] = 0;
-      w.minusDone[j] = 0;
-    }
-    const at = j * 9 + r;
-    if ((done[j]! >> r) & 1) return prof[at]!;
-    const kk = key + sign * RANK_UNIT[r]!;
-    const p = j === 3 ? honorProfileOf(kk) : suitProfileOf(kk);
-    prof[at] = p;
-    done[j]! |= 1 << r;
-    return p;
   }
 
   /**

@@ -64,11 +64,6 @@ export function handColumns(luck: boolean): readonly ColumnSpec[] {
   return luck ? HAND_COLUMNS : BASE_HAND_COLUMNS;
 }
 
-/** The columns a hands.arrow file holds, by its schema's column names: with or without the luck features. */
-export function handColumnsOf(names: readonly string[]): readonly ColumnSpec[] {
-  return handColumns(names.includes(luckColumn(0, LUCK_FEATURES[0]!)));
-}
-
 /** wins.arrow: one row per winner. */
 export const WIN_COLUMNS: readonly ColumnSpec[] = [
   { name: 'deal', kind: 'u32', doc: 'as in hands.arrow' },
