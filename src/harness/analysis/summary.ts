@@ -189,6 +189,28 @@ interface PairAcc {
   /** Pass 2: Σ over deals of z_i² for the narrowing's delta method, and the current deal's sums. */
   z2: number;
   dealSS: number;
+  /** Pass 2: the first pass's means of the pair (from `ArmOptions.pass2`, set when the pair is made); undefined in pass 1. */
+  readonly means: PairMeans | undefined;
+}
+
+/** A pair's means and sums of squares from the first pass, about which pass 2 takes deviations. */
+interface PairMeans {
+  readonly hand: number;
+  readonly deal: number;
+  readonly ssHand: number;
+  readonly ssDeal: number;
+}
+
+/** A pair of a deal's bots: both bots' sums over the deal and the pair's accumulators. */
+interface DealPair {
+  readonly a: DealAcc;
+  readonly c: DealAcc;
+  readonly p: PairAcc;
+}
+
+/** The luck model's key of a bot in a rule arm. */
+function modelKey(arm: number, name: string): string {
+  return `${arm}\u0000${name}`;
 }
 
 /** A seating's bots: index of each seat's bot among the distinct names, and the pairs it holds. */
@@ -280,7 +302,7 @@ class FitPass implements Pass {
     for (const s of SEATS) {
       const name = r.bots[s]!;
       let key = this.keys.get(name);
-      if (key === undefined) this.keys.set(name, (key = `${this.arm}\u0000${name}`));
+      if (key === undefined) this.keys.set(name, (key = modelKey(this.arm, name)));
       luckRegressors(F, s, this.x);
       this.model.add(key, fold, this.x, r.deltas[s]!);
     }
@@ -296,7 +318,7 @@ interface ArmOptions {
   /** A league: per-deal tables for the ratings. */
   readonly league?: LeagueAcc;
   /** Pass 3 (narrowing): the means the squared deviations are taken about, by pair key. */
-  readonly pass2?: ReadonlyMap<string, { hand: number; deal: number; ssHand: number; ssDeal: number }>;
+  readonly pass2?: ReadonlyMap<string, PairMeans>;
   /** Skip the per-pair work (a league reports ratings, not paired tables). */
   readonly noPairs?: boolean;
 }
@@ -324,7 +346,7 @@ class ArmAcc implements Pass {
   private dealNames: string[] = [];
   /** The deal bots `pairList` was made for (`pairsOf`). */
   private pairNames: readonly string[] = [];
-  private pairList: readonly { a: DealAcc; c: DealAcc; p: PairAcc; m: { hand: number; deal: number; ssHand: number; ssDeal: number } | undefined }[] = [];
+  private pairList: readonly DealPair[] = [];
   private readonly dealOutcomes = new Map<string, number>();
   private dealHands = 0;
   private readonly x = new Float64Array(LUCK_REGRESSORS);
@@ -357,10 +379,9 @@ class ArmAcc implements Pass {
       for (const s of SEATS) sum[lu.seatIndex[s]!]! += deltas[s]!;
       for (const p of lu.pairs) {
         const e = sum[p.i]! / lu.count[p.i]! - sum[p.j]! / lu.count[p.j]!;
-        if (pass2) {
-          const m = pass2.get(`${p.acc.a}\u0000${p.acc.b}`)!;
-          p.acc.dealSS += (e - m.hand) ** 2;
-        } else p.acc.hands.add(e);
+        const m = p.acc.means;
+        if (m) p.acc.dealSS += (e - m.hand) ** 2;
+        else p.acc.hands.add(e);
       }
     }
     const model = this.opts.luck;
@@ -368,7 +389,7 @@ class ArmAcc implements Pass {
     for (const s of SEATS) {
       const name = bots[s]!;
       let d = this.deal.get(name);
-      if (!d) this.deal.set(name, (d = { deal: -1, key: `${this.arm}\u0000${name}`, y: 0, n: 0, wins: 0, selfDraws: 0, dealIns: 0, tai: 0, event: false, l: new Float64Array(LUCK_FOLDS) }));
+      if (!d) this.deal.set(name, (d = { deal: -1, key: modelKey(this.arm, name), y: 0, n: 0, wins: 0, selfDraws: 0, dealIns: 0, tai: 0, event: false, l: new Float64Array(LUCK_FOLDS) }));
       if (d.deal !== r.deal) {
         d.deal = r.deal;
         d.y = d.n = d.wins = d.selfDraws = d.dealIns = d.tai = 0;
@@ -425,7 +446,7 @@ class ArmAcc implements Pass {
   private pairAcc(a: string, b: string): PairAcc {
     const key = `${a}\u0000${b}`;
     let p = this.pairs.get(key);
-    if (!p) this.pairs.set(key, (p = { a, b, raw: new MeanStat(), adj: new CvMean(), hands: new MeanStat(), ss: 0, eventDeals: 0, na: 0, nb: 0, z2: 0, dealSS: 0 }));
+    if (!p) this.pairs.set(key, (p = { a, b, raw: new MeanStat(), adj: new CvMean(), hands: new MeanStat(), ss: 0, eventDeals: 0, na: 0, nb: 0, z2: 0, dealSS: 0, means: this.opts.pass2 ? this.opts.pass2.get(key)! : undefined }));
     return p;
   }
 
@@ -469,8 +490,9 @@ class ArmAcc implements Pass {
         }
       }
       const v = this.v;
-      for (const { a, c, p, m } of this.pairsOf(names)) {
+      for (const { a, c, p } of this.pairsOf(names)) {
         const dRaw = a.y / a.n - c.y / c.n;
+        const m = p.means;
         if (m) {
           // The narrowing's delta method: this deal's share of each sum of squares.
           const z = p.dealSS / m.ssHand - (dRaw - m.deal) ** 2 / m.ssDeal;
@@ -501,22 +523,18 @@ class ArmAcc implements Pass {
   }
 
   /**
-   * The pairs of a deal's bots (`names`, in order of appearance), each with both bots' deal sums
-   * and, in pass 2, the pair's means: over the names sorted, (i, j) for i < j. Kept while the next
-   * deal has the same bots in the same order (a deal's bots are those of its seatings).
+   * The pairs of a deal's bots (`names`, in order of appearance), each with both bots' deal sums:
+   * over the names sorted, (i, j) for i < j. Kept while the next deal has the same bots in the
+   * same order (a deal's bots are those of its seatings).
    */
-  private pairsOf(names: readonly string[]): readonly { a: DealAcc; c: DealAcc; p: PairAcc; m: { hand: number; deal: number; ssHand: number; ssDeal: number } | undefined }[] {
+  private pairsOf(names: readonly string[]): readonly DealPair[] {
     if (this.opts.noPairs) return [];
     const last = this.pairNames;
     if (last.length === names.length && last.every((n, i) => n === names[i])) return this.pairList;
     const sorted = [...names].sort();
-    const pass2 = this.opts.pass2;
-    const list: { a: DealAcc; c: DealAcc; p: PairAcc; m: { hand: number; deal: number; ssHand: number; ssDeal: number } | undefined }[] = [];
+    const list: DealPair[] = [];
     for (let i = 0; i < sorted.length; i++) {
-      for (let j = i + 1; j < sorted.length; j++) {
-        const p = this.pairAcc(sorted[i]!, sorted[j]!);
-        list.push({ a: this.deal.get(sorted[i]!)!, c: this.deal.get(sorted[j]!)!, p, m: pass2 ? pass2.get(`${p.a}\u0000${p.b}`)! : undefined });
-      }
+      for (let j = i + 1; j < sorted.length; j++) list.push({ a: this.deal.get(sorted[i]!)!, c: this.deal.get(sorted[j]!)!, p: this.pairAcc(sorted[i]!, sorted[j]!) });
     }
     this.pairNames = [...names];
     this.pairList = list;
