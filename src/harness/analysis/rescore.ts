@@ -175,7 +175,7 @@ export async function rescoreResults(from: string, rulesSpec: string, outDir: st
   const meta = await readMetadata(handsPath);
   const experiment = JSON.parse(meta.get('tw16.experiment') ?? '{}') as { stakes?: { base: number; perTai: number }; luck?: boolean };
   // The rows keep their columns: the luck features only when the run had luck on.
-  const handCols = handColumns(experiment.luck !== false);
+  const handCols = handColumns(experiment);
   const base = experiment.stakes?.base ?? profile.base;
   const perTai = experiment.stakes?.perTai ?? profile.perTai;
   const armCount = JSON.parse(meta.get('tw16.profiles') ?? '[]').length as number;

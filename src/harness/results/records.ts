@@ -59,9 +59,9 @@ export const HAND_COLUMNS: readonly ColumnSpec[] = [
   ),
 ];
 
-/** The columns hands.arrow holds in a run with luck accounting on (`luck`) or off: the same order, the features only when on. */
-export function handColumns(luck: boolean): readonly ColumnSpec[] {
-  return luck ? HAND_COLUMNS : BASE_HAND_COLUMNS;
+/** The columns hands.arrow holds in a run of experiment `e`: the same order, the luck features only when its luck accounting is on (`luck` not false). */
+export function handColumns(e: { readonly luck?: unknown }): readonly ColumnSpec[] {
+  return e.luck === false ? BASE_HAND_COLUMNS : HAND_COLUMNS;
 }
 
 /** wins.arrow: one row per winner. */
@@ -214,7 +214,7 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
   }
 }
 
-/** Fresh builders for a job's rows; `luck`: with the luck feature columns (`handColumns`). */
-export function newBuilders(expectedHands: number, luck: boolean): { hands: BatchBuilder; wins: BatchBuilder } {
-  return { hands: new BatchBuilder(handColumns(luck), expectedHands), wins: new BatchBuilder(WIN_COLUMNS, Math.ceil(expectedHands * 0.8)) };
+/** Fresh builders for a job's rows of experiment `e` (its hands.arrow columns: `handColumns`). */
+export function newBuilders(expectedHands: number, e: { readonly luck?: unknown }): { hands: BatchBuilder; wins: BatchBuilder } {
+  return { hands: new BatchBuilder(handColumns(e), expectedHands), wins: new BatchBuilder(WIN_COLUMNS, Math.ceil(expectedHands * 0.8)) };
 }

@@ -128,7 +128,7 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
   const res = await resolveExperiment(e);
   useSlot(job.slot);
   const plays = job.deals * res.profiles.length * res.plan.perDeal;
-  const { hands, wins } = newBuilders(e.unit === 'hands' ? plays : plays * 20, e.luck !== false);
+  const { hands, wins } = newBuilders(e.unit === 'hands' ? plays : plays * 20, e);
   // decisions.arrow: each play's decisions, collected while it runs, written with its result.
   const decisions = e.record?.includes('decisions') ? newDecisionBuilder() : undefined;
   // Its luck column weights the hand's luck features by the reference weights of each arm (no run-fitted weights exist yet while the run plays).
@@ -175,7 +175,7 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
   };
   const failed = (error: NonNullable<JobResult['error']>): JobResult => {
     idle();
-    const empty = newBuilders(0, e.luck !== false);
+    const empty = newBuilders(0, e);
     return { index: job.index, hands: empty.hands.build(), wins: empty.wins.build(), ...(decisions ? { decisions: newDecisionBuilder(0).build() } : {}), played: 0, error };
   };
   /** The failure of a play: a fault naming its hand (a bot's, or a referee's finding: a bug in tw16) with the hand's replay command. */

@@ -255,7 +255,7 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeOutcome> {
   try {
     // The run's own writers, with the run's own schema metadata (identical in every shard, checked).
     // hands.arrow holds the luck features only when the run had luck on (the same experiment in every shard, checked).
-    const handCols = handColumns((first.manifest.experiment as { luck?: unknown }).luck !== false);
+    const handCols = handColumns(first.manifest.experiment as { luck?: unknown });
     handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), handCols, first.metadata.hands);
     winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, first.metadata.wins);
     const hands = await copyTable(shards, 'hands', handCols, handsOut, stopped);

@@ -340,7 +340,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
   let hands = 0;
   let failure: JobResult['error'] | undefined;
   try {
-    const handCols = handColumns(e.luck !== false);
+    const handCols = handColumns(e);
     const hOut = (handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), handCols, metadata(e, 'hands', profiles)));
     // The report's modules load while the workers play (a shard's run writes no report).
     if (opts.report === true && !shard) void import('../analysis/report.js').then((r) => r.preloadCharts(), () => undefined);

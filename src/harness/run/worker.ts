@@ -31,7 +31,7 @@ if (closeChannel) {
 export default async function work(job: Job): Promise<unknown> {
   const played: JobResult = await runJob(job);
   // The journals' record batches are encoded here, beside the play, not on the main thread.
-  const result: JobResult = played.error ? played : { ...played, journal: { hands: encodeJournalBatch(handColumns(job.experiment.luck !== false), played.hands), wins: encodeJournalBatch(WIN_COLUMNS, played.wins) } };
+  const result: JobResult = played.error ? played : { ...played, journal: { hands: encodeJournalBatch(handColumns(job.experiment), played.hands), wins: encodeJournalBatch(WIN_COLUMNS, played.wins) } };
   return move({
     get [transferableSymbol]() {
       const j = result.journal ? [result.journal.hands.buffer as ArrayBuffer, result.journal.wins.buffer as ArrayBuffer] : [];

@@ -152,9 +152,9 @@ describe('summary', () => {
       for await (const rb of readBatches(join(dir, 'hands.arrow'))) return rb.schema.fields.map((f) => f.name);
       return [];
     };
-    expect(await names(off.dir)).toEqual(handColumns(false).map((c) => c.name));
+    expect(await names(off.dir)).toEqual(handColumns({ luck: false }).map((c) => c.name));
     expect(await names(on.dir)).toEqual(HAND_COLUMNS.map((c) => c.name));
-    expect(handColumns(false).length).toBe(HAND_COLUMNS.length - 4 * LUCK_FEATURES.length);
+    expect(handColumns({ luck: false }).length).toBe(HAND_COLUMNS.length - 4 * LUCK_FEATURES.length);
     expect(formatSummary(off.s)).not.toMatch(/luck-adjusted/);
     // The same seed plays the same hands whether luck is counted or not: diff finds nothing.
     const d = await diffResults(off.dir, on.dir);
@@ -163,7 +163,7 @@ describe('summary', () => {
     // Rescoring keeps the run's columns: still none of the features.
     const re = join(base, 'luck-off-rescored');
     await rescoreResults(off.dir, 'casual', re);
-    expect(await names(re)).toEqual(handColumns(false).map((c) => c.name));
+    expect(await names(re)).toEqual(handColumns({ luck: false }).map((c) => c.name));
   });
 
   it('pattern rates are clustered by deal: their se matches a deal-level bootstrap, the unclustered Wilson’s does not', async () => {
