@@ -53,32 +53,109 @@ export function luckRegressors(F: ArrayLike<number>, s: number, out: Float64Arra
 
 const D = LUCK_REGRESSORS;
 
-/** Sums of one bot's seat-hands in one fold: what a centred least-squares fit needs. */
-class FoldSums {
+/** Seat-hands a FoldSums holds back before adding their cross-products (FoldSums.flush). */
+const HELD = 32;
+
+/**
+ * Sums of one bot's seat-hands in one fold: what a centred least-squares fit needs.
+ *
+ * The cross-products are added HELD seat-hands at a time: the held regressors sit column by
+ * column (`held[i * HELD + r]`) and each sum takes its next HELD products in one tight loop. Every
+ * sum still adds its products one by one in the order the seat-hands came, and a zero product adds
+ * exactly nothing (no sum is ever −0), so the sums are bit for bit those of adding each seat-hand
+ * as it comes; it is about four times faster on dense regressors (the default mix), where the
+ * products of a seat-hand were 3,403 scattered read-modify-writes.
+ */
+export class FoldSums {
   n = 0;
   sy = 0;
   readonly sx = new Float64Array(D);
   readonly sxy = new Float64Array(D);
-  /** Upper triangle, row-major over a full D × D array. */
+  /** Upper triangle, row-major over a full D × D array; complete once `flush` has run. */
   readonly sxx = new Float64Array(D * D);
+  private readonly held = new Float64Array(D * HELD);
+  /** Held seat-hands, and per regressor whether any of them has it non-zero. */
+  private k = 0;
+  private readonly live = new Uint8Array(D);
+  /** The live regressors at a flush. */
+  private readonly cols = new Int32Array(D);
 
   add(x: Float64Array, y: number, nz: Int32Array, m: number): void {
     this.n++;
     this.sy += y;
     const sx = this.sx;
     const sxy = this.sxy;
-    const sxx = this.sxx;
+    const held = this.held;
+    const live = this.live;
+    const r = this.k;
     for (let a = 0; a < m; a++) {
       const i = nz[a]!;
       const xi = x[i]!;
       sx[i]! += xi;
       sxy[i]! += xi * y;
+      if (live[i] === 0) {
+        live[i] = 1;
+        held.fill(0, i * HELD, i * HELD + r);
+      }
+      held[i * HELD + r] = xi;
+    }
+    for (let i = 0; i < D; i++) if (live[i] !== 0 && x[i] === 0) held[i * HELD + r] = 0;
+    if (++this.k === HELD) this.flush();
+  }
+
+  /**
+   * Add the held seat-hands' cross-products to `sxx`, four sums at a time: each sum is a chain of
+   * dependent additions, so four independent chains keep the adder busy.
+   */
+  flush(): void {
+    const k = this.k;
+    if (k === 0) return;
+    const held = this.held;
+    const live = this.live;
+    const sxx = this.sxx;
+    const cols = this.cols;
+    let m = 0;
+    for (let i = 0; i < D; i++) if (live[i] !== 0) cols[m++] = i;
+    for (let a = 0; a < m; a++) {
+      const i = cols[a]!;
+      const ci = i * HELD;
       const row = i * D;
-      for (let b = a; b < m; b++) {
-        const j = nz[b]!;
-        sxx[row + j]! += xi * x[j]!;
+      let b = a;
+      for (; b + 3 < m; b += 4) {
+        const j0 = cols[b]!;
+        const j1 = cols[b + 1]!;
+        const j2 = cols[b + 2]!;
+        const j3 = cols[b + 3]!;
+        const c0 = j0 * HELD;
+        const c1 = j1 * HELD;
+        const c2 = j2 * HELD;
+        const c3 = j3 * HELD;
+        let s0 = sxx[row + j0]!;
+        let s1 = sxx[row + j1]!;
+        let s2 = sxx[row + j2]!;
+        let s3 = sxx[row + j3]!;
+        for (let r = 0; r < k; r++) {
+          const h = held[ci + r]!;
+          s0 += h * held[c0 + r]!;
+          s1 += h * held[c1 + r]!;
+          s2 += h * held[c2 + r]!;
+          s3 += h * held[c3 + r]!;
+        }
+        sxx[row + j0] = s0;
+        sxx[row + j1] = s1;
+        sxx[row + j2] = s2;
+        sxx[row + j3] = s3;
+      }
+      for (; b < m; b++) {
+        const j = cols[b]!;
+        const cj = j * HELD;
+        let s = sxx[row + j]!;
+        for (let r = 0; r < k; r++) s += held[ci + r]! * held[cj + r]!;
+        sxx[row + j] = s;
       }
     }
+    live.fill(0);
+    this.k = 0;
   }
 }
 
@@ -93,6 +170,7 @@ function fitWeights(parts: readonly FoldSums[], ridge: number): Float64Array {
   const sxy = new Float64Array(D);
   const sxx = new Float64Array(D * D);
   for (const p of parts) {
+    p.flush();
     n += p.n;
     sy += p.sy;
     for (let i = 0; i < D; i++) {

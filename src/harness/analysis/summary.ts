@@ -20,7 +20,7 @@ import type { RecordBatch } from 'apache-arrow';
 import { LUCK_F, LUCK_FEATURES } from '../../engine/index.js';
 import { PATTERN_IDS, type PatternId } from '../../rules/types.js';
 import type { Batch, ColumnSpec, Utf8Column } from '../io/columns.js';
-import { readBatches, readMetadata, utf8Values } from '../io/read.js';
+import { readBatches, readMetadata, utf8Strings, utf8Values } from '../io/read.js';
 import { CvMean, CvRatio } from './cv.js';
 import { LeagueAcc, type LeagueSummary, type PairTest } from './league.js';
 import { LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors } from './luckfit.js';
@@ -679,7 +679,6 @@ export class LuckFitFeed {
   private readonly model = new LuckModel();
   private readonly passes = new Map<number, Distinct>();
   private readonly r: Row = { deal: 0, seating: 0, hand: 0, bots: ['', '', '', ''], outcome: '', winners: 0, discarder: 0, deltas: [0, 0, 0, 0], tai: [0, 0, 0, 0], features: new Float64Array(4 * LUCK_F) };
-  private readonly dec = new TextDecoder();
   private readonly at: { deal: number; arm: number; hand: number; bots: number[]; deltas: number[]; luck: number[] };
   private fitted: LuckModel | undefined;
 
@@ -708,7 +707,10 @@ export class LuckFitFeed {
     const deal = num(at.deal);
     const arm = num(at.arm);
     const hand = num(at.hand);
-    const bots = at.bots.map((i) => b.columns[i] as Utf8Column);
+    const bots = at.bots.map((i) => {
+      const u = b.columns[i] as Utf8Column;
+      return utf8Strings(u.offsets, u.bytes, 0, b.rows);
+    });
     const deltas = at.deltas.map(num);
     const feat = at.luck.map(num);
     const r = this.r;
@@ -720,8 +722,7 @@ export class LuckFitFeed {
       r.deal = deal[i]!;
       r.hand = hand[i]!;
       for (const s of SEATS) {
-        const u = bots[s]!;
-        r.bots[s] = this.dec.decode(u.bytes.subarray(u.offsets[i]!, u.offsets[i + 1]!));
+        r.bots[s] = bots[s]![i]!;
         r.deltas[s] = deltas[s]![i]!;
       }
       for (let j = 0; j < 4 * LUCK_F; j++) features[j] = feat[j]![i]!;

@@ -129,14 +129,21 @@ export function utf8Values(rb: RecordBatch, name: string): string[] {
   const child = rb.getChild(name);
   if (!child) throw new Error(`column "${name}" missing from the file`);
   const data = child.data[0]!;
-  const offs = data.valueOffsets as Int32Array;
-  const bytes = data.values as Uint8Array;
+  return utf8Strings(data.valueOffsets as Int32Array, data.values as Uint8Array, data.offset, rb.numRows);
+}
+
+/**
+ * Rows `base … base + rows − 1` of strings in Arrow layout (value i is bytes[offs[i] .. offs[i+1])),
+ * each distinct value decoded once: the columns that repeat a few values (bot names, outcomes)
+ * are read at the cost of a byte comparison a row.
+ */
+export function utf8Strings(offs: Int32Array, bytes: Uint8Array, base: number, rows: number): string[] {
   const seenBytes: Uint8Array[] = [];
   const seenStrings: string[] = [];
-  const out = new Array<string>(rb.numRows);
-  for (let i = 0; i < rb.numRows; i++) {
-    const start = offs[data.offset + i]!;
-    const end = offs[data.offset + i + 1]!;
+  const out = new Array<string>(rows);
+  for (let i = 0; i < rows; i++) {
+    const start = offs[base + i]!;
+    const end = offs[base + i + 1]!;
     const len = end - start;
     let found = -1;
     for (let k = 0; k < seenBytes.length && found < 0; k++) {

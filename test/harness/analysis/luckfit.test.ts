@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { LUCK_F } from '../../../src/engine/index.js';
 import { aleaNext, botStates } from '../../../src/core/rng.js';
 import { CvMean, CvRatio } from '../../../src/harness/analysis/cv.js';
-import { LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors } from '../../../src/harness/analysis/luckfit.js';
+import { FoldSums, LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors } from '../../../src/harness/analysis/luckfit.js';
 import { MeanStat, ClusterStat } from '../../../src/harness/analysis/stats.js';
 
 function stream(seed: string): () => number {
@@ -52,6 +52,68 @@ describe('regressors', () => {
       expect(x[f]).toBeCloseTo(v[2]! - (v[0]! + v[1]! + v[3]!) / 3, 12);
       expect(x[LUCK_F + f]).toBeCloseTo((v[0]! + v[1]! + v[2]! + v[3]!) / 4, 12);
     }
+  });
+});
+
+describe('fold sums', () => {
+  it('held back and added in blocks, are bit for bit the sums of adding each seat-hand as it comes', () => {
+    const D = LUCK_REGRESSORS;
+    const u = stream('luckfit-sums');
+    // Seat-hands of every sparsity: all regressors, a few, none; values of every size and sign
+    // (-0 too), counts that end mid-block, and the sums read between blocks (a fit, more rows, a fit).
+    const rows: { x: Float64Array; y: number }[] = [];
+    for (let t = 0; t < 301; t++) {
+      const x = new Float64Array(D);
+      const kind = t % 7;
+      for (let i = 0; i < D; i++) {
+        const v = normal(u) * 10 ** Math.floor(u() * 8 - 4);
+        if (kind === 0 || (kind === 1 && i % 5 === t % 5) || (kind === 2 && u() < 0.7) || (kind === 3 && i === t % D)) x[i] = v;
+        else if (kind === 4 && i < 3) x[i] = -0;
+      }
+      rows.push({ x, y: Math.round(normal(u) * 40) });
+    }
+    const naive = { n: 0, sy: 0, sx: new Float64Array(D), sxy: new Float64Array(D), sxx: new Float64Array(D * D) };
+    const sums = new FoldSums();
+    const nz = new Int32Array(D);
+    const check = (): void => {
+      sums.flush();
+      expect(sums.n).toBe(naive.n);
+      expect(sums.sy).toBe(naive.sy);
+      expect(Buffer.from(sums.sx.buffer).equals(Buffer.from(naive.sx.buffer))).toBe(true);
+      expect(Buffer.from(sums.sxy.buffer).equals(Buffer.from(naive.sxy.buffer))).toBe(true);
+      let differ = 0;
+      for (let i = 0; i < D; i++) for (let j = i; j < D; j++) if (!Object.is(sums.sxx[i * D + j], naive.sxx[i * D + j])) differ++;
+      expect(differ).toBe(0);
+    };
+    rows.forEach(({ x, y }, t) => {
+      let m = 0;
+      for (let i = 0; i < D; i++) if (x[i] !== 0) nz[m++] = i;
+      // The plain accumulation: each product of the seat-hand's non-zero regressors, in order.
+      naive.n++;
+      naive.sy += y;
+      for (let a = 0; a < m; a++) {
+        const i = nz[a]!;
+        naive.sx[i]! += x[i]!;
+        naive.sxy[i]! += x[i]! * y;
+        for (let b = a; b < m; b++) naive.sxx[i * D + nz[b]!]! += x[i]! * x[nz[b]!]!;
+      }
+      sums.add(x, y, nz, m);
+      if (t === 40 || t === 200) check();
+    });
+    check();
+    // The check can fail: one product added out of its place moves a sum's last bits.
+    const moved = new FoldSums();
+    const order = [...rows.keys()].reverse();
+    for (const t of order) {
+      const { x, y } = rows[t]!;
+      let m = 0;
+      for (let i = 0; i < D; i++) if (x[i] !== 0) nz[m++] = i;
+      moved.add(x, y, nz, m);
+    }
+    moved.flush();
+    let differ = 0;
+    for (let i = 0; i < D * D; i++) if (!Object.is(moved.sxx[i], naive.sxx[i])) differ++;
+    expect(differ).toBeGreaterThan(0);
   });
 });
 
