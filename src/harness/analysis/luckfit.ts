@@ -297,15 +297,30 @@ export class LuckModel {
       out.fill(0);
       return;
     }
+    const nz = this.nz;
     let m = 0;
-    for (let i = 0; i < D; i++) if (x[i] !== 0) this.nz[m++] = i;
-    for (let k = 0; k < K; k++) {
+    for (let i = 0; i < D; i++) if (x[i] !== 0) nz[m++] = i;
+    // Two versions per pass over the regressors (each sum is a chain of dependent additions: two
+    // chains keep the adder busy), each still summed in regressor order.
+    let k = 0;
+    for (; k + 1 < K; k += 2) {
+      const w0 = w[k * K + fold]!;
+      const w1 = w[(k + 1) * K + fold]!;
+      let v0 = 0;
+      let v1 = 0;
+      for (let a = 0; a < m; a++) {
+        const i = nz[a]!;
+        const xi = x[i]!;
+        v0 += w0[i]! * xi;
+        v1 += w1[i]! * xi;
+      }
+      out[k] = v0;
+      out[k + 1] = v1;
+    }
+    if (k < K) {
       const wk = w[k * K + fold]!;
       let v = 0;
-      for (let a = 0; a < m; a++) {
-        const i = this.nz[a]!;
-        v += wk[i]! * x[i]!;
-      }
+      for (let a = 0; a < m; a++) v += wk[nz[a]!]! * x[nz[a]!]!;
       out[k] = v;
     }
   }
