@@ -191,6 +191,69 @@ interface PairAcc {
   dealSS: number;
   /** Pass 2: the first pass's means of the pair (from `ArmOptions.pass2`, set when the pair is made); undefined in pass 1. */
   readonly means: PairMeans | undefined;
+  /** Its place among the arm's pairs, in the order they were made (NarrowingLog). */
+  readonly index: number;
+}
+
+/** Entries a NarrowingLog holds at most: 4M (48 MB; npm start's 480,000 hands of four bots take 3M). Tests lower it to see the file read again. */
+export const narrowingLog = { max: 1 << 22 };
+
+/**
+ * Pass 2's inputs, kept while pass 1 reads them, so that pass 2 need not read the file again:
+ * every per-hand difference of a pair and every per-deal difference (`ArmAcc.row`, `closeDeal`),
+ * with its pair, in the order pass 1 met them, which is the order pass 2 would meet them (the
+ * same rows, the same line-ups, the same pairs). `z2` then takes them in that order with the
+ * arithmetic of pass 2 (`ArmAcc` with `ArmOptions.pass2`), so it gives the same numbers bit for
+ * bit. A run too large for the log (`narrowingLog.max` entries, 12 bytes each) drops it, and pass 2
+ * reads the file as before.
+ */
+class NarrowingLog {
+  private codes = new Int32Array(1024);
+  private values = new Float64Array(1024);
+  private n = 0;
+  /** Dropped: the run had more than LOG_MAX entries. */
+  dropped = false;
+
+  /** A hand's difference `e` of pair `pair` (`deal`: false), or a deal's (`deal`: true). */
+  push(pair: number, deal: boolean, v: number): void {
+    if (this.dropped) return;
+    if (this.n === this.codes.length) {
+      if (this.n >= narrowingLog.max) {
+        this.dropped = true;
+        this.codes = new Int32Array(0);
+        this.values = new Float64Array(0);
+        return;
+      }
+      const c = new Int32Array(this.n * 2);
+      c.set(this.codes);
+      this.codes = c;
+      const x = new Float64Array(this.n * 2);
+      x.set(this.values);
+      this.values = x;
+    }
+    this.codes[this.n] = deal ? ~pair : pair;
+    this.values[this.n++] = v;
+  }
+
+  /** Pass 2's Σz² of each pair (by index) about `means` (by index), as ArmAcc's pass 2 sums it. */
+  z2(means: readonly PairMeans[]): Float64Array {
+    const z2 = new Float64Array(means.length);
+    const dealSS = new Float64Array(means.length);
+    for (let t = 0; t < this.n; t++) {
+      const code = this.codes[t]!;
+      const v = this.values[t]!;
+      if (code >= 0) {
+        dealSS[code]! += (v - means[code]!.hand) ** 2;
+      } else {
+        const i = ~code;
+        const m = means[i]!;
+        const z = dealSS[i]! / m.ssHand - (v - m.deal) ** 2 / m.ssDeal;
+        z2[i]! += z * z;
+        dealSS[i] = 0;
+      }
+    }
+    return z2;
+  }
 }
 
 /** A pair's means and sums of squares from the first pass, about which pass 2 takes deviations. */
@@ -321,6 +384,8 @@ interface ArmOptions {
   readonly pass2?: ReadonlyMap<string, PairMeans>;
   /** Skip the per-pair work (a league reports ratings, not paired tables). */
   readonly noPairs?: boolean;
+  /** Keep pass 2's inputs (NarrowingLog) while reading pass 1. */
+  readonly narrowing?: boolean;
 }
 
 class ArmAcc implements Pass {
@@ -349,6 +414,8 @@ class ArmAcc implements Pass {
   private pairList: readonly DealPair[] = [];
   private readonly dealOutcomes = new Map<string, number>();
   private dealHands = 0;
+  /** Pass 2's inputs (pass 1 with `ArmOptions.narrowing`), or null. */
+  readonly log: NarrowingLog | null;
   private readonly x = new Float64Array(LUCK_REGRESSORS);
   private readonly ctl = new Float64Array(LUCK_FOLDS);
   private readonly v = new Float64Array(LUCK_FOLDS);
@@ -357,7 +424,9 @@ class ArmAcc implements Pass {
     readonly arm: number,
     readonly profile: string,
     readonly opts: ArmOptions = {},
-  ) {}
+  ) {
+    this.log = opts.narrowing && !opts.pass2 && !opts.noPairs ? new NarrowingLog() : null;
+  }
 
   replay(r: Row): void {
     if (r.deal !== this.current) this.closeDeal(r.deal);
@@ -381,7 +450,10 @@ class ArmAcc implements Pass {
         const e = sum[p.i]! / lu.count[p.i]! - sum[p.j]! / lu.count[p.j]!;
         const m = p.acc.means;
         if (m) p.acc.dealSS += (e - m.hand) ** 2;
-        else p.acc.hands.add(e);
+        else {
+          p.acc.hands.add(e);
+          this.log?.push(p.acc.index, false, e);
+        }
       }
     }
     const model = this.opts.luck;
@@ -446,7 +518,7 @@ class ArmAcc implements Pass {
   private pairAcc(a: string, b: string): PairAcc {
     const key = `${a}\u0000${b}`;
     let p = this.pairs.get(key);
-    if (!p) this.pairs.set(key, (p = { a, b, raw: new MeanStat(), adj: new CvMean(), hands: new MeanStat(), ss: 0, eventDeals: 0, na: 0, nb: 0, z2: 0, dealSS: 0, means: this.opts.pass2 ? this.opts.pass2.get(key)! : undefined }));
+    if (!p) this.pairs.set(key, (p = { a, b, raw: new MeanStat(), adj: new CvMean(), hands: new MeanStat(), ss: 0, eventDeals: 0, na: 0, nb: 0, z2: 0, dealSS: 0, means: this.opts.pass2 ? this.opts.pass2.get(key)! : undefined, index: this.pairs.size }));
     return p;
   }
 
@@ -499,6 +571,7 @@ class ArmAcc implements Pass {
           p.z2 += z * z;
         } else {
           p.raw.add(dRaw);
+          this.log?.push(p.index, true, dRaw);
           for (let k = 0; k < LUCK_FOLDS; k++) v[k] = a.l[k]! / a.n - c.l[k]! / c.n;
           p.adj.add(fold, dRaw, v);
           p.ss += dRaw * dRaw;
@@ -766,8 +839,8 @@ async function runInfo(src: HandSource, meta: Map<string, string>): Promise<RunI
   return { experiment, seating: experiment?.seating ?? 'fixed', luck, ...(league ? { league: { design: league.design, tables: league.tables.length } } : {}) };
 }
 
-/** The main passes over the hands: the luck fit (with luck), the accumulators, the narrowing. */
-async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, fitted?: LuckModel): Promise<{ arms: Map<number, ArmAcc>; pass2: Map<number, ArmAcc>; leagues: Map<number, LeagueAcc> }> {
+/** The main passes over the hands: the luck fit (with luck), the accumulators, the narrowing (`narrow`: per arm, each pair's Σz² by pair key). */
+async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, fitted?: LuckModel): Promise<{ arms: Map<number, ArmAcc>; narrow: Map<number, Map<string, number>>; leagues: Map<number, LeagueAcc> }> {
   let model: LuckModel | undefined;
   if (info.luck && fitted) model = fitted; // the run fed the fit pass as it wrote the rows (LuckFitFeed)
   else if (info.luck) {
@@ -775,6 +848,7 @@ async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, 
     await readRows(src, true, new Map(), (a) => new FitPass(a, model!));
     model.fit();
   }
+  const narrow = narrowing && info.seating !== 'fixed' && !info.league;
   const arms = new Map<number, ArmAcc>();
   const leagues = new Map<number, LeagueAcc>();
   const roster = (info.experiment?.bots ?? []).map((b) => b.name);
@@ -782,27 +856,39 @@ async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, 
   await readRows(src, info.luck, passes, (a, p) => {
     let league: LeagueAcc | undefined;
     if (info.league) leagues.set(a, (league = new LeagueAcc(roster, info.luck)));
-    const acc = new ArmAcc(a, p, { ...(model ? { luck: model } : {}), ...(league ? { league, noPairs: true } : {}) });
+    const acc = new ArmAcc(a, p, { ...(model ? { luck: model } : {}), ...(league ? { league, noPairs: true } : {}), ...(narrow ? { narrowing: true } : {}) });
     arms.set(a, acc);
     return acc;
   });
 
-  // The narrowing's interval: squared deviations about the first pass's means.
-  const pass2 = new Map<number, ArmAcc>();
-  if (narrowing && info.seating !== 'fixed' && !info.league) {
-    const means = new Map<number, Map<string, { hand: number; deal: number; ssHand: number; ssDeal: number }>>();
+  // The narrowing's interval: squared deviations about the first pass's means (pass 2), from the
+  // inputs pass 1 kept (NarrowingLog), or, when a log was dropped, from the file again.
+  const z2 = new Map<number, Map<string, number>>();
+  if (!narrow) return { arms, narrow: z2, leagues };
+  const meansOf = (acc: ArmAcc): Map<string, PairMeans> => {
+    const m = new Map<string, PairMeans>();
+    for (const [key, p] of acc.pairs) m.set(key, { hand: p.hands.mean, deal: p.raw.mean, ssHand: p.hands.variance * (p.hands.count - 1), ssDeal: p.raw.variance * (p.raw.count - 1) });
+    return m;
+  };
+  if ([...arms.values()].every((acc) => acc.log && !acc.log.dropped)) {
     for (const acc of arms.values()) {
-      const m = new Map<string, { hand: number; deal: number; ssHand: number; ssDeal: number }>();
-      for (const [key, p] of acc.pairs) m.set(key, { hand: p.hands.mean, deal: p.raw.mean, ssHand: p.hands.variance * (p.hands.count - 1), ssDeal: p.raw.variance * (p.raw.count - 1) });
-      means.set(acc.arm, m);
+      const pairs = [...acc.pairs];
+      const means = meansOf(acc);
+      const sums = acc.log!.z2(pairs.map(([key]) => means.get(key)!));
+      z2.set(acc.arm, new Map(pairs.map(([key, p]) => [key, sums[p.index]!])));
     }
-    await readRows(src, false, new Map(), (a, p) => {
-      const acc = new ArmAcc(a, p, { pass2: means.get(a)! });
-      pass2.set(a, acc);
-      return acc;
-    });
+    return { arms, narrow: z2, leagues };
   }
-  return { arms, pass2, leagues };
+  const means = new Map<number, Map<string, PairMeans>>();
+  for (const acc of arms.values()) means.set(acc.arm, meansOf(acc));
+  const pass2 = new Map<number, ArmAcc>();
+  await readRows(src, false, new Map(), (a, p) => {
+    const acc = new ArmAcc(a, p, { pass2: means.get(a)! });
+    pass2.set(a, acc);
+    return acc;
+  });
+  for (const acc of pass2.values()) z2.set(acc.arm, new Map([...acc.pairs].map(([key, p]) => [key, p.z2])));
+  return { arms, narrow: z2, leagues };
 }
 
 /** A paired difference's raw and luck-adjusted estimates, each with its floor (eventFloor). */
@@ -873,7 +959,7 @@ export async function summarize(handsPath: string, winsPath: string, fed?: { rea
   const src: HandSource = { batches: () => readBatches(handsPath) };
   const info = await runInfo(src, meta);
   const { experiment, luck, seating } = info;
-  const { arms, pass2, leagues } = await analyzeHands(src, info, true, fed?.luck?.fit());
+  const { arms, narrow, leagues } = await analyzeHands(src, info, true, fed?.luck?.fit());
 
   const patterns = new Map<number, PatternAcc>();
   for (const acc of arms.values()) patterns.set(acc.arm, new PatternAcc(acc.dealList));
@@ -922,7 +1008,7 @@ export async function summarize(handsPath: string, winsPath: string, fed?: { rea
         });
       const distinct = new Set(bots.map((b) => b.bot)).size;
       const paired: PairedDifference[] = [];
-      const p2 = [...pass2.values()].find((x) => x.arm === acc.arm);
+      const z2 = narrow.get(acc.arm);
       for (const [key, p] of seating === 'fixed' ? [] : acc.pairs) {
         if (p.raw.count < 2) continue;
         const { diff, adj } = pairEstimates(acc, p, luck);
@@ -941,7 +1027,7 @@ export async function summarize(handsPath: string, winsPath: string, fed?: { rea
           pValueAdjusted: adj ? tTestP(adj.mean / adj.se, adj.df) : null,
           pHolmAdjusted: null,
           independentHalfWidth,
-          narrowing: narrowingOf(h, p.raw, p2?.pairs.get(key)?.z2 ?? NaN),
+          narrowing: narrowingOf(h, p.raw, z2?.get(key) ?? NaN),
         });
       }
       const holmRaw = holm(paired.map((p) => p.pValue));

@@ -21,7 +21,7 @@ import { rescoreResults } from '../../../src/harness/analysis/rescore.js';
 import { LUCK_FEATURES } from '../../../src/engine/index.js';
 import { runExperiment } from '../../../src/harness/run/run.js';
 import { clusterBootstrap, wilson } from '../../../src/harness/analysis/stats.js';
-import { LuckFitFeed, ROTATE_WARNING, summarize, SUMMARY_FORMAT, type Summary } from '../../../src/harness/analysis/summary.js';
+import { LuckFitFeed, narrowingLog, ROTATE_WARNING, summarize, SUMMARY_FORMAT, type Summary } from '../../../src/harness/analysis/summary.js';
 import { aleaNext, botStates } from '../../../src/core/rng.js';
 import { validate } from '../../support/jsonschema.js';
 
@@ -139,6 +139,27 @@ describe('summary', () => {
     const first = (await batches.next()).value!;
     await batches.return(undefined);
     expect(() => feed.add(toBatch(first, HAND_COLUMNS))).toThrow(/after the fit/);
+  }, 300_000);
+
+  it("the narrowing's second pass, taken from what the first pass kept, is the one a second read of the file gives", async () => {
+    const dup = await run('narrow-copies', { hands: 8, bots: ['greedy', 'random'], seating: 'duplicate' }); // two bots, two seats each
+    for (const { dir, s } of [four, dup]) {
+      const files = [join(dir, 'hands.arrow'), join(dir, 'wins.arrow')] as const;
+      const kept = JSON.parse(JSON.stringify(await summarize(...files))) as Summary;
+      const max = narrowingLog.max;
+      narrowingLog.max = 64; // every log dropped: pass 2 reads the file
+      let read: Summary;
+      try {
+        read = JSON.parse(JSON.stringify(await summarize(...files))) as Summary;
+      } finally {
+        narrowingLog.max = max;
+      }
+      expect(kept).toEqual(read);
+      expect(kept).toEqual(s);
+      const narrowing = kept.arms.flatMap((a) => a.paired.map((p) => p.narrowing.mean));
+      expect(narrowing.length).toBeGreaterThan(0);
+      for (const n of narrowing) expect(Number.isFinite(n)).toBe(true);
+    }
   }, 300_000);
 
   it('a run with luck off has no adjusted estimates and no luck feature columns; its hands are those of luck on, and diff and rescore read it', async () => {
