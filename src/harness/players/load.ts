@@ -24,6 +24,16 @@ export function isBotPath(spec: string): boolean {
 }
 
 /**
+ * Does `spec` (`NAME`, `NAME=PATH`, a path or a command) name a built-in bot? Built-ins are tw16's
+ * own code, as the engine is: a run does not time their decisions (watchdog.ts `timed`).
+ */
+export function isBuiltinBot(spec: string): boolean {
+  if (isCommandSpec(spec)) return false;
+  const named = parseNamedPath(spec);
+  return !isBotPath(named ? named.path : spec);
+}
+
+/**
  * A module path given a name, `NAME=PATH` (two bots both called `bot.js` need names of their
  * own), as its name and path; null when `spec` is not one.
  */

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { typeWarnings } from '../../../src/harness/players/typecheck.js';
+import { isBuiltinBot } from '../../../src/harness/players/load.js';
 import { run } from '../../support/cli.js';
 import { ROOT, tw16 } from '../../support/programs.js';
 
@@ -74,5 +75,12 @@ describe('a bot that does not load', () => {
     expect(lines[0]).toBe(`tw16: warning: ${bad} has 1 type error (tsx runs it as written; fix them, they may be bugs):`);
     expect(lines[1]).toBe(`  ${bad}:4:11: error TS2322: Type 'string' is not assignable to type 'number'.`);
     expect(lines).toHaveLength(2);
+  });
+});
+
+describe('which bots a run times (the watchdog)', () => {
+  it('built-ins by name are not timed; module paths, named paths and programs are', () => {
+    for (const spec of ['greedy', 'random', 'defensive', 'value', 'claimer']) expect(isBuiltinBot(spec), spec).toBe(true);
+    for (const spec of ['./bots/mine.mjs', 'bots/mine.ts', 'mine.js', 'alias=./x.mjs', 'cmd:python3 bot.py', 'py=cmd:python3 bot.py', 'C:\\bots\\x']) expect(isBuiltinBot(spec), spec).toBe(false);
   });
 });
