@@ -236,8 +236,14 @@ export class ArrowTableWriter {
       return { offsets: p.strOffsets!.subarray(0, n + 1), bytes: concat(p.strBytes, new Uint8Array(p.strLength)) };
     });
     this.writer.write(toRecordBatch(this.schema, this.specs, { rows: n, columns }));
+    // The sink has written every byte (FdSink writes synchronously): the buffers take the next
+    // rows (a fresh set was 52 MB of zeroed memory a batch with the luck columns, and its garbage).
     this.pendingRows = 0;
-    this.pending.splice(0, this.pending.length, ...this.specs.map((s) => this.emptyPending(s)));
+    for (const p of this.pending) {
+      p.strBytes = [];
+      p.strLength = 0;
+      if (p.listItems) p.listItems = [];
+    }
   }
 }
 

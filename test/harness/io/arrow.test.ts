@@ -104,6 +104,13 @@ describe('Arrow table writer', () => {
     expect(t.getChild('name')!.get(42)).toBe('row-42-東');
     expect(t.getChild('name')!.get(45)).toBe('');
     expect(t.getChild('x')!.get(42)).toBe(6);
+    // Every row of every batch, the buffers of one batch being those of the next.
+    const wrong: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const same = t.getChild('n')!.get(i) === i && t.getChild('neg')!.get(i) === -(i % 100) && t.getChild('flag')!.get(i) === (i % 3 === 0) && t.getChild('name')!.get(i) === (i % 5 === 0 ? '' : `row-${i}-東`) && t.getChild('x')!.get(i) === i / 7;
+      if (!same) wrong.push(i);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('reads batches back into the same columnar form (resume copies them)', async () => {
