@@ -20,7 +20,7 @@ import type { RecordBatch } from 'apache-arrow';
 import { LUCK_F, LUCK_FEATURES } from '../../engine/index.js';
 import { PATTERN_IDS, type PatternId } from '../../rules/types.js';
 import type { Batch, ColumnSpec, Utf8Column } from '../io/columns.js';
-import { readBatches, readMetadata, utf8Strings, utf8Values } from '../io/read.js';
+import { readMetadata, scanBatches, utf8Strings, utf8Values } from '../io/read.js';
 import { CvMean, CvRatio } from './cv.js';
 import { LeagueAcc, type LeagueSummary, type PairTest } from './league.js';
 import { LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors } from './luckfit.js';
@@ -956,14 +956,14 @@ function pairStop(arms: Map<number, ArmAcc>, compare: readonly [string, string],
  */
 export async function summarize(handsPath: string, winsPath: string, fed?: { readonly luck?: LuckFitFeed }): Promise<Summary> {
   const meta = await readMetadata(handsPath);
-  const src: HandSource = { batches: () => readBatches(handsPath) };
+  const src: HandSource = { batches: () => scanBatches(handsPath) }; // each pass is done with a batch before the next
   const info = await runInfo(src, meta);
   const { experiment, luck, seating } = info;
   const { arms, narrow, leagues } = await analyzeHands(src, info, true, fed?.luck?.fit());
 
   const patterns = new Map<number, PatternAcc>();
   for (const acc of arms.values()) patterns.set(acc.arm, new PatternAcc(acc.dealList));
-  for await (const rb of readBatches(winsPath)) {
+  for await (const rb of scanBatches(winsPath)) {
     const col = (n: string) => rb.getChild(n)!.toArray() as ArrayLike<number>;
     const deal = col('deal');
     const arm = col('arm');

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ArrowTableWriter } from '../../../src/harness/io/arrow.js';
 import { BatchBuilder, type ColumnSpec } from '../../../src/harness/io/columns.js';
 import { encodeJournalBatch, Journal, verifyJournal } from '../../../src/harness/io/journal.js';
-import { readBatches, toBatch } from '../../../src/harness/io/read.js';
+import { readBatches, scanBatches, toBatch } from '../../../src/harness/io/read.js';
 
 const SPECS: ColumnSpec[] = [
   { name: 'n', kind: 'u32', doc: '' },
@@ -120,6 +120,41 @@ describe('Arrow table writer', () => {
     w.append(rows(30, 100));
     w.commit();
     expect(readFileSync(join(dir, 'f.arrow')).equals(write(dir, 'g.arrow', [], 100))).toBe(true);
+  });
+
+  it('scans the batches readBatches reads, each into the same buffer, and names a damaged file', async () => {
+    const file = join(dir, 'scan.arrow');
+    const bytes = write(dir, 'scan.arrow', [10, 33], 100);
+    const ref: unknown[][] = [];
+    for await (const rb of readBatches(file)) ref.push(toBatch(rb, SPECS).columns.map((c) => structuredClone(c)));
+    const got: unknown[][] = [];
+    const buffers = new Set<ArrayBufferLike>();
+    for await (const rb of scanBatches(file)) {
+      got.push(toBatch(rb, SPECS).columns.map((c) => structuredClone(c)));
+      buffers.add(rb.getChild('x')!.data[0]!.values.buffer);
+      expect(rb.schema.metadata.get('k')).toBe('v');
+    }
+    expect(got).toHaveLength(15);
+    expect(got).toEqual(ref);
+    expect(buffers.size).toBe(1); // one buffer for every batch
+    // Damaged files: one line naming the file and what is wrong, as an input error (exit 2).
+    const scanAll = async (f: string): Promise<number> => {
+      let n = 0;
+      for await (const rb of scanBatches(f)) n += rb.numRows;
+      return n;
+    };
+    const cut = join(dir, 'scan-cut.arrow');
+    writeFileSync(cut, bytes.subarray(0, bytes.length - 200));
+    await expect(scanAll(cut)).rejects.toThrow(/scan-cut\.arrow: not a readable Arrow IPC file/);
+    const bad = join(dir, 'scan-bad.arrow');
+    const b = Buffer.from(bytes);
+    b.writeInt32LE(0x7fff0000, 12); // the first message's length
+    writeFileSync(bad, b);
+    await expect(scanAll(bad)).rejects.toThrow(/scan-bad\.arrow: not a readable Arrow IPC file/);
+    const text = join(dir, 'scan-text.arrow');
+    writeFileSync(text, 'hands,deal\n1,2\n'.repeat(10));
+    await expect(scanAll(text)).rejects.toThrow(/scan-text\.arrow: not a readable Arrow IPC file/);
+    expect(await scanAll(file)).toBe(100);
   });
 
   it('leaves nothing under the final name until commit', () => {
