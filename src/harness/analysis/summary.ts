@@ -329,13 +329,18 @@ interface Pass {
 
 /**
  * Drops rows that replay a seating already played on their deal (the same bots in the same seats,
- * the same hand of the match), arm by arm.
+ * the same hand of the match), arm by arm. `replays` false: the design plays one seating a deal
+ * (fixed seating), so no row can replay another and every row passes unlooked-at.
  */
 class Distinct {
   private current = -1;
   private readonly seen = new Set<string>();
-  constructor(private readonly pass: Pass) {}
+  constructor(
+    private readonly pass: Pass,
+    private readonly replays = true,
+  ) {}
   row(r: Row): void {
+    if (!this.replays) return this.pass.row(r);
     if (r.deal !== this.current) {
       this.current = r.deal;
       this.seen.clear();
@@ -348,6 +353,11 @@ class Distinct {
   finish(): void {
     this.pass.finish();
   }
+}
+
+/** Whether rows of a deal can replay a seating of it: not with fixed seating, one seating a deal (a league is never fixed). */
+export function seatingsReplay(seating: string | undefined): boolean {
+  return (seating ?? 'fixed') !== 'fixed';
 }
 
 /** Pass 1 (luck on): every distinct seat-hand into the luck model of its arm and bot. */
@@ -404,6 +414,8 @@ class ArmAcc implements Pass {
   pointsSq = new MeanStat();
   taiSq = new MeanStat();
   private readonly lineUps = new Map<string, LineUp>();
+  /** The line-up of the row before (most rows repeat it). */
+  private lastLineUp: LineUp | null = null;
   private current = -1;
   /** Per bot, its sums over the current deal (kept from deal to deal, zeroed on the deal's first row of it). */
   private readonly deal = new Map<string, DealAcc>();
@@ -500,8 +512,15 @@ class ArmAcc implements Pass {
     this.closeDeal(-1);
   }
 
-  /** The line-up of a row, made on first sight. */
+  /** The line-up of a row: the last row's, or made on first sight. */
   private lineUp(bots: readonly string[]): LineUp {
+    const last = this.lastLineUp;
+    if (last && last.bots[0] === bots[0] && last.bots[1] === bots[1] && last.bots[2] === bots[2] && last.bots[3] === bots[3]) return last;
+    this.lastLineUp = this.lineUpOf(bots);
+    return this.lastLineUp;
+  }
+
+  private lineUpOf(bots: readonly string[]): LineUp {
     const key = `${bots[0]}\u0000${bots[1]}\u0000${bots[2]}\u0000${bots[3]}`;
     let lu = this.lineUps.get(key);
     if (lu) return lu;
@@ -697,7 +716,7 @@ function hasFeatures(rb: RecordBatch): boolean {
 }
 
 /** Every row of the hands before `src.endDeal`, in order, to its arm's pass (made by `make` on first sight, behind a Distinct). */
-async function readRows(src: HandSource, luck: boolean, passes: Map<number, Distinct>, make: (arm: number, profile: string) => Pass): Promise<void> {
+async function readRows(src: HandSource, luck: boolean, replays: boolean, passes: Map<number, Distinct>, make: (arm: number, profile: string) => Pass): Promise<void> {
   const r: Row = { deal: 0, seating: 0, hand: 0, bots: ['', '', '', ''], outcome: '', winners: 0, discarder: 0, deltas: [0, 0, 0, 0], tai: [0, 0, 0, 0], features: null };
   const features = new Float64Array(4 * LUCK_F);
   const end = src.endDeal ?? Infinity;
@@ -721,7 +740,7 @@ async function readRows(src: HandSource, luck: boolean, passes: Map<number, Dist
       if (deal[i]! >= end) break;
       const a = arm[i]!;
       let pass = passes.get(a);
-      if (!pass) passes.set(a, (pass = new Distinct(make(a, profile[i]!))));
+      if (!pass) passes.set(a, (pass = new Distinct(make(a, profile[i]!), replays)));
       r.deal = deal[i]!;
       r.seating = seating[i]!;
       r.hand = hand[i]!;
@@ -755,8 +774,11 @@ export class LuckFitFeed {
   private readonly at: { deal: number; arm: number; hand: number; bots: number[]; deltas: number[]; luck: number[] };
   private fitted: LuckModel | undefined;
 
-  /** `specs`: the columns of the batches to come (hands.arrow's). */
-  constructor(specs: readonly ColumnSpec[]) {
+  /** `specs`: the columns of the batches to come (hands.arrow's); `replays`: whether rows can replay a seating (`seatingsReplay`). */
+  constructor(
+    specs: readonly ColumnSpec[],
+    private readonly replays = true,
+  ) {
     const col = (name: string): number => {
       const i = specs.findIndex((c) => c.name === name);
       if (i < 0) throw new Error(`LuckFitFeed: no column ${name}`);
@@ -791,7 +813,7 @@ export class LuckFitFeed {
     for (let i = 0; i < b.rows; i++) {
       const a = arm[i]!;
       let pass = this.passes.get(a);
-      if (!pass) this.passes.set(a, (pass = new Distinct(new FitPass(a, this.model))));
+      if (!pass) this.passes.set(a, (pass = new Distinct(new FitPass(a, this.model), this.replays)));
       r.deal = deal[i]!;
       r.hand = hand[i]!;
       for (const s of SEATS) {
@@ -841,11 +863,12 @@ async function runInfo(src: HandSource, meta: Map<string, string>): Promise<RunI
 
 /** The main passes over the hands: the luck fit (with luck), the accumulators, the narrowing (`narrow`: per arm, each pair's Σz² by pair key). */
 async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, fitted?: LuckModel): Promise<{ arms: Map<number, ArmAcc>; narrow: Map<number, Map<string, number>>; leagues: Map<number, LeagueAcc> }> {
+  const replays = seatingsReplay(info.seating);
   let model: LuckModel | undefined;
   if (info.luck && fitted) model = fitted; // the run fed the fit pass as it wrote the rows (LuckFitFeed)
   else if (info.luck) {
     model = new LuckModel();
-    await readRows(src, true, new Map(), (a) => new FitPass(a, model!));
+    await readRows(src, true, replays, new Map(), (a) => new FitPass(a, model!));
     model.fit();
   }
   const narrow = narrowing && info.seating !== 'fixed' && !info.league;
@@ -853,7 +876,7 @@ async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, 
   const leagues = new Map<number, LeagueAcc>();
   const roster = (info.experiment?.bots ?? []).map((b) => b.name);
   const passes = new Map<number, Distinct>();
-  await readRows(src, info.luck, passes, (a, p) => {
+  await readRows(src, info.luck, replays, passes, (a, p) => {
     let league: LeagueAcc | undefined;
     if (info.league) leagues.set(a, (league = new LeagueAcc(roster, info.luck)));
     const acc = new ArmAcc(a, p, { ...(model ? { luck: model } : {}), ...(league ? { league, noPairs: true } : {}), ...(narrow ? { narrowing: true } : {}) });
@@ -882,7 +905,7 @@ async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, 
   const means = new Map<number, Map<string, PairMeans>>();
   for (const acc of arms.values()) means.set(acc.arm, meansOf(acc));
   const pass2 = new Map<number, ArmAcc>();
-  await readRows(src, false, new Map(), (a, p) => {
+  await readRows(src, false, replays, new Map(), (a, p) => {
     const acc = new ArmAcc(a, p, { pass2: means.get(a)! });
     pass2.set(a, acc);
     return acc;

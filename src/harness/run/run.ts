@@ -44,7 +44,7 @@ import { OBS_FORMAT } from '../../engine/index.js';
 import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from '../results/resultdir.js';
 import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, writeRunStateAsync, type RunState } from '../results/runstate.js';
 import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from '../experiment/shard.js';
-import { LuckFitFeed, stopEstimate, summarize, type Summary } from '../analysis/summary.js';
+import { LuckFitFeed, seatingsReplay, stopEstimate, summarize, type Summary } from '../analysis/summary.js';
 import { decide, stopDesign } from '../analysis/sequential.js';
 import { newHeartbeats, Watchdog, type StuckDecision } from '../players/watchdog.js';
 
@@ -345,7 +345,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     // The report's modules load while the workers play (a shard's run writes no report).
     if (opts.report === true && !shard) void import('../analysis/report.js').then((r) => r.preloadCharts(), () => undefined);
     // The summary's luck fit takes the rows as they go to hands.arrow (a shard's run has no summary).
-    const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(handCols) : undefined;
+    const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(handCols, seatingsReplay(e.seating)) : undefined;
     const appendHands = (b: Batch): void => {
       hOut.append(b);
       fitFeed?.add(b);

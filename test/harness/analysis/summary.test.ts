@@ -21,7 +21,7 @@ import { rescoreResults } from '../../../src/harness/analysis/rescore.js';
 import { LUCK_FEATURES } from '../../../src/engine/index.js';
 import { runExperiment } from '../../../src/harness/run/run.js';
 import { clusterBootstrap, wilson } from '../../../src/harness/analysis/stats.js';
-import { LuckFitFeed, narrowingLog, ROTATE_WARNING, summarize, SUMMARY_FORMAT, type Summary } from '../../../src/harness/analysis/summary.js';
+import { LuckFitFeed, narrowingLog, ROTATE_WARNING, seatingsReplay, summarize, SUMMARY_FORMAT, type Summary } from '../../../src/harness/analysis/summary.js';
 import { aleaNext, botStates } from '../../../src/core/rng.js';
 import { validate } from '../../support/jsonschema.js';
 
@@ -268,6 +268,8 @@ describe('summary', () => {
     expect(arm.patterns).toEqual(two.s.arms[0]!.patterns);
     expect(s.wins).toBe(two.s.wins);
     expect(formatSummary(s)).toMatch(/rows replayed a seating already played on their deal and count once/);
+    // Only designs with several seatings a deal are looked at for replays (fixed seating plays one).
+    expect(['fixed', undefined, 'rotate', 'duplicate'].map((x) => seatingsReplay(x))).toEqual([false, false, true, true]);
   });
 });
 
