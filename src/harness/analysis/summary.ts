@@ -195,6 +195,13 @@ interface PairAcc {
   readonly index: number;
 }
 
+/** A typed array twice as long, holding `a`'s values first. */
+function doubled<T extends Int32Array | Float64Array>(a: T): T {
+  const out = new (a.constructor as new (n: number) => T)(a.length * 2);
+  out.set(a);
+  return out;
+}
+
 /** Entries a NarrowingLog holds at most: 4M (48 MB; npm start's 480,000 hands of four bots take 3M). Tests lower it to see the file read again. */
 export const narrowingLog = { max: 1 << 22 };
 
@@ -224,12 +231,8 @@ class NarrowingLog {
         this.values = new Float64Array(0);
         return;
       }
-      const c = new Int32Array(this.n * 2);
-      c.set(this.codes);
-      this.codes = c;
-      const x = new Float64Array(this.n * 2);
-      x.set(this.values);
-      this.values = x;
+      this.codes = doubled(this.codes);
+      this.values = doubled(this.values);
     }
     this.codes[this.n] = deal ? ~pair : pair;
     this.values[this.n++] = v;
@@ -293,12 +296,8 @@ class DealList {
   n = 0;
   push(deal: number, hands: number): void {
     if (this.n === this.deals.length) {
-      const d = new Float64Array(this.n * 2);
-      d.set(this.deals);
-      this.deals = d;
-      const h = new Float64Array(this.n * 2);
-      h.set(this.hands);
-      this.hands = h;
+      this.deals = doubled(this.deals);
+      this.hands = doubled(this.hands);
     }
     this.deals[this.n] = deal;
     this.hands[this.n++] = hands;
