@@ -61,11 +61,12 @@ describe('fold sums', () => {
     const u = stream('luckfit-sums');
     // Seat-hands of every sparsity: all regressors, a few, none; values of every size and sign
     // (-0 too), counts that end mid-block, and the sums read between blocks (a fit, more rows, a fit).
-    // Blocks of dense seat-hands, of sparse ones (added seat-hand by seat-hand), and mixed ones.
+    // Blocks of dense seat-hands, of sparse ones (added seat-hand by seat-hand), of dense ones with
+    // zeros after sparse ones (what an earlier block left must not count), and mixed ones.
     const rows: { x: Float64Array; y: number }[] = [];
-    for (let t = 0; t < 365; t++) {
+    for (let t = 0; t < 429; t++) {
       const x = new Float64Array(D);
-      const kind = t < 32 ? 0 : t < 96 ? 3 : t % 7;
+      const kind = t < 32 ? 0 : t < 96 ? 3 : t < 160 ? 2 : t % 7;
       for (let i = 0; i < D; i++) {
         const v = normal(u) * 10 ** Math.floor(u() * 8 - 4);
         if (kind === 0 || (kind === 1 && i % 5 === t % 5) || (kind === 2 && u() < 0.7) || (kind === 3 && i === t % D)) x[i] = v;
@@ -99,10 +100,10 @@ describe('fold sums', () => {
         for (let b = a; b < m; b++) naive.sxx[i * D + nz[b]!]! += x[i]! * x[nz[b]!]!;
       }
       sums.add(x, y, nz, m);
-      if (t === 40 || t === 100 || t === 200) check();
+      if (t === 40 || t === 100 || t === 170 || t === 300) check();
     });
     check();
-    expect(sums.blocks.dense).toBeGreaterThan(0);
+    expect(sums.blocks.dense).toBeGreaterThanOrEqual(3);
     expect(sums.blocks.sparse).toBeGreaterThan(0);
     // The check can fail: one product added out of its place moves a sum's last bits.
     const moved = new FoldSums();
