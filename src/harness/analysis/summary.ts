@@ -218,7 +218,7 @@ class NarrowingLog {
   private codes = new Int32Array(1024);
   private values = new Float64Array(1024);
   private n = 0;
-  /** Dropped: the run had more than LOG_MAX entries. */
+  /** Dropped: the run had more than `narrowingLog.max` entries. */
   dropped = false;
 
   /** A hand's difference `e` of pair `pair` (`deal`: false), or a deal's (`deal`: true). */
@@ -246,11 +246,10 @@ class NarrowingLog {
       const code = this.codes[t]!;
       const v = this.values[t]!;
       if (code >= 0) {
-        dealSS[code]! += (v - means[code]!.hand) ** 2;
+        dealSS[code]! += handDeviation(v, means[code]!);
       } else {
         const i = ~code;
-        const m = means[i]!;
-        const z = dealSS[i]! / m.ssHand - (v - m.deal) ** 2 / m.ssDeal;
+        const z = dealZ(dealSS[i]!, v, means[i]!);
         z2[i]! += z * z;
         dealSS[i] = 0;
       }
@@ -265,6 +264,16 @@ interface PairMeans {
   readonly deal: number;
   readonly ssHand: number;
   readonly ssDeal: number;
+}
+
+/** Pass 2: a hand's difference `e`'s squared deviation from pass 1's per-hand mean (summed over its deal). */
+function handDeviation(e: number, m: PairMeans): number {
+  return (e - m.hand) ** 2;
+}
+
+/** Pass 2: a deal's z of the narrowing's delta method, from its hands' squared deviations and its difference `d`. */
+function dealZ(dealSS: number, d: number, m: PairMeans): number {
+  return dealSS / m.ssHand - (d - m.deal) ** 2 / m.ssDeal;
 }
 
 /** A pair of a deal's bots: both bots' sums over the deal and the pair's accumulators. */
@@ -393,7 +402,7 @@ interface ArmOptions {
   readonly pass2?: ReadonlyMap<string, PairMeans>;
   /** Skip the per-pair work (a league reports ratings, not paired tables). */
   readonly noPairs?: boolean;
-  /** Keep pass 2's inputs (NarrowingLog) while reading pass 1. */
+  /** Keep pass 2's inputs (NarrowingLog) while reading pass 1 (never with `pass2` or `noPairs`). */
   readonly narrowing?: boolean;
 }
 
@@ -436,7 +445,7 @@ class ArmAcc implements Pass {
     readonly profile: string,
     readonly opts: ArmOptions = {},
   ) {
-    this.log = opts.narrowing && !opts.pass2 && !opts.noPairs ? new NarrowingLog() : null;
+    this.log = opts.narrowing ? new NarrowingLog() : null;
   }
 
   replay(r: Row): void {
@@ -460,7 +469,7 @@ class ArmAcc implements Pass {
       for (const p of lu.pairs) {
         const e = sum[p.i]! / lu.count[p.i]! - sum[p.j]! / lu.count[p.j]!;
         const m = p.acc.means;
-        if (m) p.acc.dealSS += (e - m.hand) ** 2;
+        if (m) p.acc.dealSS += handDeviation(e, m);
         else {
           p.acc.hands.add(e);
           this.log?.push(p.acc.index, false, e);
@@ -585,7 +594,7 @@ class ArmAcc implements Pass {
         const m = p.means;
         if (m) {
           // The narrowing's delta method: this deal's share of each sum of squares.
-          const z = p.dealSS / m.ssHand - (dRaw - m.deal) ** 2 / m.ssDeal;
+          const z = dealZ(p.dealSS, dRaw, m);
           p.z2 += z * z;
         } else {
           p.raw.add(dRaw);
@@ -870,7 +879,7 @@ async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, 
     await readRows(src, true, replays, new Map(), (a) => new FitPass(a, model!));
     model.fit();
   }
-  const narrow = narrowing && info.seating !== 'fixed' && !info.league;
+  const narrow = narrowing && replays && !info.league;
   const arms = new Map<number, ArmAcc>();
   const leagues = new Map<number, LeagueAcc>();
   const roster = (info.experiment?.bots ?? []).map((b) => b.name);
