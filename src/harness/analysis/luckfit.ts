@@ -27,7 +27,7 @@
  */
 import { LUCK_F } from '../../engine/index.js';
 
-/** Folds of the cross-fitting. */
+/** Folds of the cross-fitting (even: `LuckModel.controls` takes them two at a time). */
 export const LUCK_FOLDS = 10;
 /** Regressors per seat-hand: x̃ (LUCK_F) then F̄ (LUCK_F). */
 export const LUCK_REGRESSORS = 2 * LUCK_F;
@@ -346,9 +346,8 @@ export class LuckModel {
     let m = 0;
     for (let i = 0; i < D; i++) if (x[i] !== 0) nz[m++] = i;
     // Two versions per pass over the regressors (each sum is a chain of dependent additions: two
-    // chains keep the adder busy), each still summed in regressor order.
-    let k = 0;
-    for (; k + 1 < K; k += 2) {
+    // chains keep the adder busy), each still summed in regressor order (LUCK_FOLDS is even).
+    for (let k = 0; k < K; k += 2) {
       const w0 = w[k * K + fold]!;
       const w1 = w[(k + 1) * K + fold]!;
       let v0 = 0;
@@ -361,12 +360,6 @@ export class LuckModel {
       }
       out[k] = v0;
       out[k + 1] = v1;
-    }
-    if (k < K) {
-      const wk = w[k * K + fold]!;
-      let v = 0;
-      for (let a = 0; a < m; a++) v += wk[nz[a]!]! * x[nz[a]!]!;
-      out[k] = v;
     }
   }
 }
