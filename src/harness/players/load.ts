@@ -28,9 +28,7 @@ export function isBotPath(spec: string): boolean {
  * own code, as the engine is: a run does not time their decisions (watchdog.ts `timed`).
  */
 export function isBuiltinBot(spec: string): boolean {
-  if (isCommandSpec(spec)) return false;
-  const named = parseNamedPath(spec);
-  return !isBotPath(named ? named.path : spec);
+  return !isCommandSpec(spec) && !isBotPath(spec); // a NAME=PATH names a module path (parseNamedPath)
 }
 
 /**
@@ -127,9 +125,8 @@ export async function loadBotFactory(spec: string, base: BotBase = cwdBase(), op
     if (!f) commands.set(key, (f = commandBot({ name: cmd.name, command }, opts.timeoutMs ?? BRIDGE_TIMEOUT_MS)));
     return f;
   }
-  const named = parseNamedPath(spec);
-  if (named) spec = named.path;
-  if (!isBotPath(spec)) return getBot(spec);
+  if (isBuiltinBot(spec)) return getBot(spec);
+  spec = parseNamedPath(spec)?.path ?? spec;
   const path = resolve(base.dir, spec);
   if (!existsSync(path)) throw new BotLoadError(`cannot load bot ${spec}: no file ${path} (relative bot paths resolve against ${base.label})`);
   let mod: unknown;

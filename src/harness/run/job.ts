@@ -103,7 +103,7 @@ export function resolveExperiment(e: Experiment): Promise<Resolved> {
  * shared-memory stores (5% of a hand of four random bots).
  */
 async function botFactory(e: Experiment, b: Experiment['bots'][number]): Promise<BotFactory> {
-  if (b.command) return timed(notInline(b.name));
+  if (b.command) return notInline(b.name); // programs are timed by their bridge (tables.ts)
   const spec = b.path ?? b.name;
   const f = await loadBotFactory(spec, botBase(e, b));
   return isBuiltinBot(spec) ? f : timed(f);
