@@ -1,5 +1,5 @@
 /**
- * Calibration by simulation (README "Calibration"): how often each 95% interval the summary reports
+ * Calibration by simulation (docs/calibration.md): how often each 95% interval the summary reports
  * covers the truth, what the luck adjustment buys for every bot and pair, how often a league's rating
  * intervals cover, the stop rule's error rates, and the deals it saves. Not part of `npm test`:
  * parts run for minutes to hours on 2 cores.

@@ -15,7 +15,7 @@ export const BOTS: Readonly<Record<string, BotFactory>> = Object.freeze({ random
 /** Names of the built-in bots. */
 export const BOT_NAMES: readonly string[] = Object.keys(BOTS);
 
-/** What each built-in bot does, in one line (`tw16 list bots`; README "Built-in bots"). */
+/** What each built-in bot does, in one line (`tw16 list bots`; docs/bots.md "Built-in bots"). */
 export const BOT_ABOUT: Readonly<Record<string, string>> = Object.freeze({
   random: 'uniform over the legal actions, but always takes a win',
   greedy: 'discards to the lowest shanten (ties: most unseen improving tiles); claims only when it lowers its shanten; declares ready',

@@ -1,5 +1,5 @@
 /**
- * Imports only point down (shared/DESIGN.md, README "The code"): core ← hand ← rules ← engine ←
+ * Imports only point down (shared/DESIGN.md, docs/development.md): core ← hand ← rules ← engine ←
  * package entry ← bots ← harness ← cli, and inside the harness its wings in the order
  * io ← players ← experiment ← results ← analysis ← run ← view. A file may import files of its
  * own layer or of a layer to its left, never to its right; bots import src/ only through the

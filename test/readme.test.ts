@@ -1,7 +1,8 @@
 /**
- * The README's commands run as printed, in order, on a fresh copy of the checkout after the two
- * quick-start commands (the build in dist/ stands for `npm install`). A block is run when the line
- * before it (blank lines aside) is a marker `<!-- readme-test[: options] -->`:
+ * The commands of README.md and of every docs/ page run as printed, in order, on a fresh copy of
+ * the checkout after the two quick-start commands (the build in dist/ stands for `npm install`). A
+ * block is run when the line before it (blank lines aside) is a marker
+ * `<!-- readme-test[: options] -->`:
  *
  * - no option: a `sh` block, each line that is not a comment run in order; each must exit 0;
  * - `exit N`: each line must exit N (`tw16 diff` of two different runs: 1);
@@ -10,13 +11,16 @@
  * - `python`: a Python block, run with a python that has pyarrow, polars and duckdb (python3, or
  *   $TW16_TEST_PYTHON); skipped, saying so, where there is none.
  *
- * README.md's blocks run first, then results/README.md's. `npx tw16` is this copy's bin/tw16.js (a
+ * The pages run in the order of PAGES, each in the same copy; each page is self-contained (no block
+ * reads what another page's blocks wrote), so the order only makes the log readable. PAGES lists
+ * every docs/*.md page with the fewest marked blocks it may have (what it has now): a page whose
+ * blocks were lost, or a new page not listed, fails. `npx tw16` is this copy's bin/tw16.js (a
  * shell function stands in for npx, which test/cli/invocation.test.ts runs for real). This replaces
  * test/bots/readme.test.ts, which ran the two bot sections' commands; bots outside the repository
  * importing tw16 are test/harness/run/tables.test.ts's and python-helper.test.ts's.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,12 +70,36 @@ function freshCopy(): string {
   return dir;
 }
 
-const BLOCKS = [...markedBlocks('README.md'), ...markedBlocks('results/README.md')];
+/** The pages whose marked blocks run, in order, each with the fewest marked blocks it may have. */
+const PAGES: ReadonlyArray<readonly [file: string, fewest: number]> = [
+  ['README.md', 1],
+  ['docs/scoring.md', 3],
+  ['docs/bots.md', 6],
+  ['docs/experiments.md', 1],
+  ['docs/learning.md', 1],
+  ['docs/clusters.md', 1],
+  ['docs/reports.md', 1],
+  // Nothing to run without a cluster, a long benchmark or code of one's own: each says so where it
+  // shows a command (calibration and performance give the bench/ commands that made their figures).
+  ['docs/api.md', 0],
+  ['docs/calibration.md', 0],
+  ['docs/development.md', 0],
+  ['docs/faults.md', 0],
+  ['docs/performance.md', 0],
+  ['docs/protocol.md', 0],
+  ['docs/rules.md', 0],
+  ['results/README.md', 5],
+];
+const BLOCKS = PAGES.flatMap(([file]) => markedBlocks(file));
 const PYTHON = dataPython();
 
-describe('README code blocks, run in order on a fresh copy', () => {
-  it('marks enough of them to matter', () => {
-    expect(BLOCKS.length).toBeGreaterThanOrEqual(12);
+describe('README and docs/ code blocks, run in order on a fresh copy', () => {
+  it('every docs/ page is listed, and no page has fewer marked blocks than it had', () => {
+    const docs = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+    expect(docs.filter((d) => !PAGES.some(([f]) => f === d))).toEqual([]);
+    const fewer = PAGES.filter(([f, n]) => markedBlocks(f).length < n).map(([f, n]) => `${f}: ${markedBlocks(f).length} marked blocks, fewer than ${n}`);
+    expect(fewer).toEqual([]);
+    expect(BLOCKS.length).toBeGreaterThanOrEqual(19);
   });
 
   it(

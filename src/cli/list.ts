@@ -86,12 +86,12 @@ export const listCommand: CommandModule<object, { what: string }> = {
             }),
           ]),
         );
-        out.push('', `Also --rules FILE.json or inline JSON: '{"extends": "p0", "tai": {"all_pungs": 6}}' (README "Rule profiles and scoring").`);
+        out.push('', `Also --rules FILE.json or inline JSON: '{"extends": "p0", "tai": {"all_pungs": 6}}' (docs/scoring.md).`);
         break;
       case 'bots':
         out.push(columns(BOT_NAMES.map((n) => [n, BOT_ABOUT[n] ?? ''])));
         out.push('', `Test bots (they walk the rules' edges; not strategies): ${Object.keys(ADVERSARIAL).join(', ')}.`);
-        out.push(`Also a module path ([NAME=]./my-bot.js, .ts) or a program ('cmd:python3 bot.py'): README "Writing a bot".`);
+        out.push(`Also a module path ([NAME=]./my-bot.js, .ts) or a program ('cmd:python3 bot.py'): docs/bots.md "Writing a bot".`);
         break;
       default:
         throw new UsageError(`list: expected one of ${WHAT.join(', ')}, got "${a.what}"`);

@@ -1,11 +1,11 @@
 /**
- * The errors a user can be told about in one line, by the exit code they mean (README
- * "Faults and recovery"): bad input → 2, an I/O failure → 3. Every module below the CLI
+ * The errors a user can be told about in one line, by the exit code they mean
+ * (docs/faults.md): bad input → 2, an I/O failure → 3. Every module below the CLI
  * throws these (or subclasses keeping their own names); the CLI maps them to exit codes
  * (`exitCodeOf` in src/cli/main.ts, the one place that decides a process's exit code from an error).
  */
 
-/** Exit codes of every command (README "Faults and recovery"): the only definition. */
+/** Exit codes of every command (docs/faults.md): the only definition. */
 export const EXIT = {
   OK: 0,
   /** `run`/`replay`: a bot broke the interface or its time limit; `diff`: the results differ. */

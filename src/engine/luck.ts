@@ -105,7 +105,7 @@ const D_MAX = 17;
  * wins are kept while its tiles, melds and flowers stay (a ready declaration changes only the
  * payments); the payments per (streak, dealer, winner, payer, ready, tai) across hands while the
  * rules and stakes stay. The hand kernels are the table's own (asked, never changed): no copy per
- * draw. Measured (README "Performance"), instructions of a hand with luck over one without,
+ * draw. Measured (docs/performance.md), instructions of a hand with luck over one without,
  * steady state: 4 × random 1.49× → 1.24×, 4 × greedy 1.55× → 1.32×, the default mix 1.68× → 1.36×
  * (valgrind; the rest is mostly `scoreHand`, the deal-in shares and the improving kinds).
  */

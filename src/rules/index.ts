@@ -1,6 +1,6 @@
 /**
  * Rules: profiles (typed data), the scorer (best reading → patterns → tai) and settlement.
- * See docs/rules.md#contents for the rules and README "Rule profiles and scoring".
+ * See docs/rules.md#contents for the rules and docs/scoring.md.
  */
 export { WIND_LETTERS, PATTERN_IDS, PATTERN_NAMES, type Wind, type PatternId, type Meld, type WinFacts, type ScoreResult } from './types.js';
 export { PROFILE_NAMES, ProfileError, getProfile, type Profile, type ProfileName, type AllSequencesRule } from './profiles.js';

@@ -1,5 +1,5 @@
 /**
- * `--debug` prints stack traces with errors in every command (README "tw16 run" flags): for a bot
+ * `--debug` prints stack traces with errors in every command (docs/experiments.md, `tw16 run` flags): for a bot
  * that throws, that means the bot's own stack — its file and line — in `run` (in a worker thread
  * and in-process) and in `replay`, not only tw16's. Without `--debug`: one line.
  */

@@ -60,7 +60,7 @@ describe('the error family', () => {
 });
 
 describe('exit codes are decided in one place', () => {
-  it('EXIT holds the documented numbers (README "Faults and recovery")', () => {
+  it('EXIT holds the documented numbers (docs/faults.md)', () => {
     expect(EXIT).toEqual({ OK: 0, BOT_ERROR_OR_DIFFERENT: 1, BAD_INPUT: 2, IO_FAILURE: 3, INTERNAL: 70, INTERRUPTED: 130 });
   });
 

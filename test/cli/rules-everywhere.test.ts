@@ -1,5 +1,5 @@
 /**
- * `--rules` takes the same values everywhere (README "Rule profiles and scoring"): a profile name,
+ * `--rules` takes the same values everywhere (docs/scoring.md): a profile name,
  * a house-rule .json file or inline JSON — in `run` (where it replaces the experiment's rule arms,
  * a list giving several), `score`, `rescore`, `replay` and `play`.
  */

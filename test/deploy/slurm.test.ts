@@ -2,7 +2,7 @@
  * deploy/slurm/ on a real Slurm: scripts/slurm-cluster.sh starts a one-node cluster on this
  * machine (Debian's slurm-wlm and munge; .ci/run installs them), the array script runs an
  * experiment as 3 array tasks with `sbatch --wait`, and the shards, merged, must be the bytes of
- * the same experiment run on its own; then one shard is rerun alone, as the README says, and
+ * the same experiment run on its own; then one shard is rerun alone, as docs/clusters.md says, and
  * merged again. The cluster is torn down after (and by .ci/run, should this process die).
  * Skips, saying so, only when the packages are not installed or this is not root (slurmd runs jobs
  * as their user).
@@ -93,7 +93,7 @@ describe.skipIf(why !== undefined)('deploy/slurm on a single-node Slurm cluster'
     expect(merged.out).toMatch(/^merged 3 shards: 120 deals, 720 hands/);
     expectSameAsSingle(join(work, 'merged'));
 
-    // Shard 2 lost (a failed task): rerun it alone, as README "Running on a cluster" says.
+    // Shard 2 lost (a failed task): rerun it alone, as docs/clusters.md says.
     rmSync(join(shards, 'shard-2-of-3'), { recursive: true });
     const missing = tw16(['merge', join(work, 'merged-again'), join(shards, 'shard-*')]);
     expect(missing.code).toBe(2);

@@ -3,7 +3,7 @@
  * the same hand — the driver answering some or all seats, in any order within a window, is
  * playHand step for step —; every fault goes through the one path (a BotError naming the hand as
  * data); both referees watch whatever drives the stepper, and fire, naming the hand, on a step a
- * trace corrupts; the README's stepping example runs as printed.
+ * trace corrupts; docs/bots.md's stepping example runs as printed.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -291,9 +291,9 @@ describe('handPosition', () => {
   });
 });
 
-describe('README: driving the table yourself', () => {
+describe('docs/bots.md: driving the table yourself', () => {
   it('the table and stepper examples run as printed', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs/bots.md'), 'utf8');
     const start = readme.indexOf('**Driving the table yourself.**');
     const section = readme.slice(start, readme.indexOf('\n**Two referees.**', start));
     const examples = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);

@@ -1,5 +1,5 @@
 /**
- * Fault injection (README "Faults and recovery"): crashes and signals at chosen moments, damaged
+ * Fault injection (docs/faults.md): crashes and signals at chosen moments, damaged
  * partial files, full and read-only disks, a bot that never returns. Each fault must end either
  * in the same bytes as an uninterrupted run (after --resume) or in a refusal with the right exit
  * code that changes nothing on disk; never in exit 0 with wrong files.

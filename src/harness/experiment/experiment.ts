@@ -47,7 +47,7 @@ export interface BotSpec {
 }
 
 /**
- * Stop when decided (README "Stopping when decided"; src/harness/analysis/sequential.ts): after
+ * Stop when decided (docs/experiments.md "Stopping when decided"; src/harness/analysis/sequential.ts): after
  * fixed numbers of deals, a group-sequential test of the luck-adjusted paired difference a − b
  * (points per seat-hand) ends the run once it is decided; `deals` is then the most it plays.
  */
@@ -81,7 +81,7 @@ export interface Experiment {
   readonly bots: readonly BotSpec[];
   readonly seating: Seating;
   /**
-   * Luck accounting (README "Luck-adjusted comparisons"): record each seat's luck features (hands.arrow
+   * Luck accounting (docs/experiments.md "Luck-adjusted comparisons"): record each seat's luck features (hands.arrow
    * `luck_<seat>_<feature>`) so the summary can report luck-adjusted points next to the raw ones. Absent: on.
    */
   readonly luck?: boolean;

@@ -6,7 +6,7 @@
  * the limit is a bot that did not return, and its worker is terminated.
  *
  * In-process jobs (`--workers 0`) write to a private slot nobody watches: the main thread is
- * the one running the bot, so nothing could act on a timeout (README, "Faults and recovery").
+ * the one running the bot, so nothing could act on a timeout (docs/faults.md).
  */
 import type { Action } from '../../engine/actions.js';
 import type { Bot, BotFactory, HandAt, View } from '../../engine/types.js';

@@ -21,7 +21,7 @@ const BASE_HAND_COLUMNS: readonly ColumnSpec[] = [
   { name: 'deal', kind: 'u32', doc: 'deal index: the hand index (hands mode) or match index (matches mode)' },
   { name: 'arm', kind: 'u8', doc: 'rule arm: index into the experiment’s "rules" list' },
   { name: 'profile', kind: 'utf8', doc: 'rule profile name of the arm' },
-  { name: 'seating', kind: 'u8', doc: 'seating index within the deal (see "seating" in README)' },
+  { name: 'seating', kind: 'u8', doc: 'seating index within the deal (see "seating" in docs/experiments.md)' },
   { name: 'hand', kind: 'u16', doc: 'hand number within the match (0 in hands mode)' },
   { name: 'hand_key', kind: 'u32', doc: 'hand key: the wall is a pure function of (seed, hand_key)' },
   { name: 'seed', kind: 'utf8', doc: 'experiment seed' },
@@ -53,7 +53,7 @@ export const HAND_COLUMNS: readonly ColumnSpec[] = [
     LUCK_FEATURES.map((f) => ({
       name: luckColumn(s, f),
       kind: 'f32' as const,
-      doc: `chance-event feature ${f} of seat ${s} over the hand (src/engine/luck.ts; README "Luck-adjusted comparisons"): a sum of terms each of conditional mean exactly 0 whatever the bots do; absent when the run had luck off (read as 0)`,
+      doc: `chance-event feature ${f} of seat ${s} over the hand (src/engine/luck.ts; docs/experiments.md "Luck-adjusted comparisons"): a sum of terms each of conditional mean exactly 0 whatever the bots do; absent when the run had luck off (read as 0)`,
       absentAs: 0,
     })),
   ),
