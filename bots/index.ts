@@ -38,5 +38,15 @@ export function getBot(name: string): BotFactory {
   return f;
 }
 
+/**
+ * The module (a file of bots/, without extension) a built-in bot's code lives in: its own file
+ * for BOTS, bots/adversarial for the test bots; undefined for an unknown name. A run fingerprints
+ * that file (src/harness/experiment/botfiles.ts).
+ */
+export function builtinModule(name: string): string | undefined {
+  if (Object.hasOwn(BOTS, name)) return name;
+  return Object.hasOwn(ADVERSARIAL, name) ? 'adversarial' : undefined;
+}
+
 export { random, greedy, defensive, value };
 export { ADVERSARIAL };

@@ -1,24 +1,22 @@
 /**
- * The commands tw16 prints (replay, resume, merge, diff, score) are run as printed: with the
- * words that started this tw16. `tw16` when that is on the PATH (npm link, a global install, the
- * Docker image), `npx tw16` when npx started it (inside the checkout, after `npm install`), else
- * `node PATH/TO/bin/tw16.js` (`npm start`, a Slurm script's `$TW16`); a wrapper that starts tw16
- * some other way (`apptainer exec tw16.sif tw16`) says so in the environment variable TW16_COMMAND.
+ * The commands tw16 prints (replay, resume, merge, diff, score) are run as printed, from any
+ * directory: they start with `tw16` when the `tw16` on the PATH is this one (npm link, a global
+ * install, the Docker image), else with `node /ABSOLUTE/PATH/TO/bin/tw16.js` — also when npx
+ * started it, since outside the checkout `npx tw16` would ask the public registry for a package of
+ * that name (and run whatever it found). A wrapper that starts tw16 some other way
+ * (`apptainer exec tw16.sif tw16`) says so in the environment variable TW16_COMMAND.
  * bin/tw16.js works it out once and `main` keeps it here; in-process callers (tests, the library)
  * keep `tw16`.
  */
 import { existsSync, realpathSync } from 'node:fs';
-import { delimiter, isAbsolute, join, relative } from 'node:path';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { shellQuote } from '../core/shell.js';
 
 let prefix = 'tw16';
 
-/** How this process was started, as words to type: `tw16`, `npx tw16` or `node …/bin/tw16.js`. */
+/** How to start this tw16 from any directory, as words to type: `tw16` or `node /abs/…/bin/tw16.js`. */
 export function invokedAs(script: string | undefined, env: NodeJS.ProcessEnv, cwd: string): string {
   if (env.TW16_COMMAND?.trim()) return env.TW16_COMMAND.trim();
-  // npx (npm exec) runs tw16 from its cache (…/_npx/…/.bin/tw16), or names it as the script it runs;
-  // a process an npx-started tool starts inherits npm_command=exec too, so that alone says nothing.
-  if (script?.split(/[\\/]/).includes('_npx') || (env.npm_command === 'exec' && /^'?tw16'?(\s|$)/.test(env.npm_lifecycle_script ?? ''))) return 'npx tw16';
   if (!script) return 'tw16';
   const real = (p: string): string | undefined => {
     try {
@@ -27,15 +25,15 @@ export function invokedAs(script: string | undefined, env: NodeJS.ProcessEnv, cw
       return undefined;
     }
   };
-  const self = real(script);
+  // npx runs the bin through a link (node_modules/.bin/tw16, or its cache's): the file it points to is this tw16.
+  const self = real(resolve(cwd, script));
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
+    // npm exec/run put node_modules/.bin (theirs, or npx's cache's) on the PATH for this process only.
+    if (!dir || !isAbsolute(dir) || /[\\/]node_modules[\\/]\.bin[\\/]?$/.test(dir)) continue;
     const candidate = join(dir, 'tw16');
     if (existsSync(candidate) && self !== undefined && real(candidate) === self) return 'tw16';
   }
-  const rel = relative(cwd, script);
-  const path = !rel.startsWith('..') && !isAbsolute(rel) ? rel : script;
-  return `node ${shellQuote(path)}`;
+  return `node ${shellQuote(self ?? resolve(cwd, script))}`;
 }
 
 /** Use `words` to start the commands printed from now on. */

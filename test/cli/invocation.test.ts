@@ -1,10 +1,11 @@
 /**
- * The commands tw16 prints (replay, resume, merge, diff, score) run as printed: they start with
- * the words that started tw16 — `tw16` on the PATH, `npx tw16`, or `node …/bin/tw16.js` — so they
- * work right after the quick start (`npm install`, no `npm link`).
+ * The commands tw16 prints (replay, resume, merge, diff, score) run as printed from any directory:
+ * they start with `tw16` when that is this tw16 on the user's PATH, else `node /abs/…/bin/tw16.js`
+ * — never `npx tw16`, which outside the checkout asks the public registry — so they work right
+ * after the quick start (`npm install`, no `npm link`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,17 +28,20 @@ function shell(line: string, cwd: string): { code: number | null; out: string; e
 const printed = (err: string) => /reproduce: (.*)$/m.exec(err)![1]!;
 
 describe('how tw16 was started', () => {
-  it('TW16_COMMAND, then npx, then tw16 on the PATH when it is this one, else node and the path (relative inside the directory)', () => {
+  it('TW16_COMMAND, then tw16 on the PATH when it is this one, else node and the absolute path (npx too)', () => {
     const bin = mkdtempSync(join(tmpdir(), 'tw16-path-'));
     symlinkSync(BIN, join(bin, 'tw16'));
     const other = mkdtempSync(join(tmpdir(), 'tw16-other-'));
     expect(invokedAs(BIN, { TW16_COMMAND: 'apptainer exec tw16.sif tw16', npm_command: 'exec' }, ROOT)).toBe('apptainer exec tw16.sif tw16');
-    expect(invokedAs('/home/u/.npm/_npx/501f9dccc3b05902/node_modules/.bin/tw16', { PATH: bin }, ROOT)).toBe('npx tw16');
-    expect(invokedAs(BIN, { npm_command: 'exec', npm_lifecycle_script: "'tw16'", PATH: bin }, ROOT)).toBe('npx tw16');
-    // A tw16 started by a tool npx started (npx vitest) inherits npm_command=exec: not npx's own.
-    expect(invokedAs(BIN, { npm_command: 'exec', npm_lifecycle_script: "'vitest' 'run'", PATH: '/usr/bin' }, ROOT)).toBe('node bin/tw16.js');
+    // npx: the link it ran is this tw16, but `npx tw16` elsewhere would reach the registry.
+    const npxBin = join(mkdtempSync(join(tmpdir(), 'tw16-npx-')), 'node_modules', '.bin');
+    mkdirSync(npxBin, { recursive: true });
+    symlinkSync(BIN, join(npxBin, 'tw16'));
+    expect(invokedAs(join(npxBin, 'tw16'), { npm_command: 'exec', npm_lifecycle_script: "'tw16'", PATH: `${npxBin}:/usr/bin` }, ROOT)).toBe(`node ${BIN}`);
+    expect(invokedAs(BIN, { npm_command: 'exec', npm_lifecycle_script: "'vitest' 'run'", PATH: '/usr/bin' }, ROOT)).toBe(`node ${BIN}`);
     expect(invokedAs(BIN, { PATH: `/nonexistent:${bin}` }, other)).toBe('tw16');
-    expect(invokedAs(BIN, { PATH: '/usr/bin' }, ROOT)).toBe('node bin/tw16.js');
+    expect(invokedAs(BIN, { PATH: '/usr/bin' }, ROOT)).toBe(`node ${BIN}`);
+    expect(invokedAs('bin/tw16.js', { PATH: '/usr/bin' }, ROOT)).toBe(`node ${BIN}`);
     expect(invokedAs(BIN, { PATH: '/usr/bin' }, other)).toBe(`node ${BIN}`);
     // Another tw16 on the PATH is not this one.
     const elsewhere = mkdtempSync(join(tmpdir(), 'tw16-path-'));
@@ -58,23 +62,24 @@ describe('how tw16 was started', () => {
     expect(asTyped('reproduce: tw16 replay --seed s')).toBe('reproduce: tw16 replay --seed s');
   });
 
-  it('node bin/tw16.js prints node bin/tw16.js commands, which run as printed', () => {
+  it('node bin/tw16.js (relative, in the checkout) prints a command that runs as printed from another directory', () => {
     const r = shell(`node bin/tw16.js ${REPLAY.map((w) => `'${w}'`).join(' ')}`, ROOT);
     expect(r.code).toBe(1);
     const command = printed(r.err);
-    expect(command).toMatch(/^node bin\/tw16\.js replay --seed throws-1 --hand 7 /);
-    const again = shell(command, ROOT);
-    expect(again.code).toBe(1);
+    expect(command.startsWith(`node ${BIN} replay --seed throws-1 --hand 7 `)).toBe(true);
+    const again = shell(command, mkdtempSync(join(tmpdir(), 'tw16-elsewhere-')));
+    expect(again.code, again.err).toBe(1);
     expect(printed(again.err)).toBe(command);
   });
 
-  it('npx tw16 (in the checkout, after npm install) prints npx tw16 commands, which run as printed', () => {
+  it('npx tw16 (in the checkout, after npm install) prints no npx: its command runs as printed from another directory', () => {
     const r = shell(`npx tw16 ${REPLAY.map((w) => `'${w}'`).join(' ')}`, join(ROOT, 'experiments'));
     expect(r.code, r.err).toBe(1);
     const command = printed(r.err);
-    expect(command).toMatch(/^npx tw16 replay --seed throws-1 --hand 7 /);
-    const again = shell(command, join(ROOT, 'experiments'));
-    expect(again.code).toBe(1);
+    expect(command).not.toMatch(/npx/);
+    expect(command.startsWith(`node ${BIN} replay --seed throws-1 --hand 7 `)).toBe(true);
+    const again = shell(command, mkdtempSync(join(tmpdir(), 'tw16-elsewhere-')));
+    expect(again.code, again.err).toBe(1);
     expect(printed(again.err)).toBe(command);
   });
 });

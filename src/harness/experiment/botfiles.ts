@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { hashFileSync, io } from '../io/files.js';
 import { botBase, botCommand, type Experiment } from './experiment.js';
 import { isBotPath } from '../players/load.js';
+import { builtinModule, getBot } from '../../../bots/index.js';
 
 /** One bot's code: its entry module and the hash of each file it is made of (absolute paths). */
 export interface BotFingerprint {
@@ -28,8 +29,10 @@ export function botModulePath(e: Experiment, bot: Experiment['bots'][number]): s
   if (bot.command) return botCommand(e, bot).join(' ');
   if (bot.path && isBotPath(bot.path)) return resolve(botBase(e, bot).dir, bot.path);
   const name = bot.path ?? bot.name; // {"name": "greedy-2", "path": "greedy"}: a built-in under another name
-  const js = `${BUILT_IN_DIR}${name}.js`;
-  return existsSync(js) ? js : `${BUILT_IN_DIR}${name}.ts`;
+  const file = builtinModule(name);
+  if (file === undefined) getBot(name); // throws BotLoadError naming the known bots
+  const js = `${BUILT_IN_DIR}${file}.js`;
+  return existsSync(js) ? js : `${BUILT_IN_DIR}${file}.ts`;
 }
 
 /** Relative import specifiers in a module's text (static, re-exports, dynamic with a literal). */

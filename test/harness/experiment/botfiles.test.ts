@@ -32,6 +32,16 @@ describe('bot fingerprints', () => {
     expect(botChange(before, botFingerprints(e))).toMatch(new RegExp(`bot "mine": ${join(lib, 'a.mjs')} is no longer part of it`));
   });
 
+  it('an adversarial test bot is fingerprinted by the module it lives in (bots/adversarial), an unknown name is a BotLoadError', () => {
+    const adv = validateExperiment({ name: 'b', seed: 1, hands: 1, bots: ['konger', { name: 'k2', path: 'never-wins' }] }, 'exp.json', dir);
+    const [konger, k2] = botFingerprints(adv);
+    expect(konger!.module).toMatch(/\/bots\/adversarial\.[jt]s$/);
+    expect(k2!.module).toBe(konger!.module);
+    expect(Object.keys(konger!.files)).toEqual(expect.arrayContaining([konger!.module, expect.stringMatching(/\/bots\/greedy\.[jt]s$/)]));
+    const unknown = validateExperiment({ name: 'b', seed: 1, hands: 1, bots: ['nosuch', 'greedy'] }, 'exp.json', dir);
+    expect(() => botFingerprints(unknown)).toThrow(/unknown bot "nosuch" \(known: .*adversarial test bots: .*konger/);
+  });
+
   function mkdirLib(): void {
     mkdirSync(lib, { recursive: true });
     writeFileSync(join(lib, 'pick.mjs'), "import { rest } from './a.mjs';\nexport const pick = (l) => l[rest - 1];\n");
