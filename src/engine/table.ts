@@ -41,6 +41,7 @@ import {
   NEXT_REPLACEMENT,
   NEXT_ROB_WINDOW,
   NEXT_TURN,
+  PHASE_CLAIM,
   PHASE_OVER,
   PHASE_TURN,
   type DecisionPhase,
@@ -294,6 +295,19 @@ export class Table extends TableState {
   }
 
   // ───────────────────────── positions as data ─────────────────────────
+
+  /**
+   * Ask for the decision of a position whose fields were written directly (a world sampled
+   * from a view, sample.ts): reload the seats' kernels, then work out the turn's legal actions,
+   * or open the claim or rob window on the offered tile, as the step that led there would have.
+   */
+  openDecision(): this {
+    this.loadHands();
+    this.windowN = 0;
+    this.windowLeft = 0;
+    this.advance(this.phase === PHASE_TURN ? NEXT_TURN : this.phase === PHASE_CLAIM ? NEXT_CLAIM_WINDOW : NEXT_ROB_WINDOW);
+    return this;
+  }
 
   /** An independent copy of this table (same position; no step observer), e.g. for a search bot to play ahead on. */
   clone(): Table {

@@ -44,6 +44,10 @@ export interface View {
   readonly handSize: number;
   /** The tile just drawn this turn, or −1 (after a claim, or outside own turn). */
   readonly drawn: number;
+  /** The tile drawn this turn replaced a kong (a self-drawn win on it is 槓上開花); false outside own turn. */
+  readonly afterKong: boolean;
+  /** On the dealer's first decision (a win then is the heavenly hand), the 17th tile it was dealt; −1 otherwise. */
+  readonly dealtLast: number;
   /** The tile on offer (a discard in `claim`, the added-kong tile in `rob`), or −1. */
   readonly offered: number;
   /** The seat that offered it, or −1. */

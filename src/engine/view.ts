@@ -72,6 +72,14 @@ export class SeatView implements View {
     const t = this.#t;
     return t.phase === PHASE_TURN && t.cur === this.seat ? t.drawn : -1;
   }
+  get afterKong(): boolean {
+    const t = this.#t;
+    return t.phase === PHASE_TURN && t.cur === this.seat && t.afterKong;
+  }
+  get dealtLast(): number {
+    const t = this.#t;
+    return t.phase === PHASE_TURN && t.cur === this.seat && t.heavenly ? t.dealerLast : -1;
+  }
   get offered(): number {
     const t = this.#t;
     return t.phase === PHASE_CLAIM || t.phase === PHASE_ROB ? t.offered : -1;

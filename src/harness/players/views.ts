@@ -22,6 +22,8 @@ export interface ViewData {
   readonly hand: readonly number[];
   readonly handSize: number;
   readonly drawn: number;
+  readonly afterKong: boolean;
+  readonly dealtLast: number;
   readonly offered: number;
   readonly offeredBy: number;
   readonly wallLeft: number;
@@ -53,6 +55,8 @@ export function viewData(v: View): ViewData {
     hand: Array.from(v.hand),
     handSize: v.handSize,
     drawn: v.drawn,
+    afterKong: v.afterKong,
+    dealtLast: v.dealtLast,
     offered: v.offered,
     offeredBy: v.offeredBy,
     wallLeft: v.wallLeft,
@@ -82,6 +86,8 @@ export function dataView(d: ViewData, rules: Profile): View {
     hand,
     handSize: d.handSize,
     drawn: d.drawn,
+    afterKong: d.afterKong,
+    dealtLast: d.dealtLast,
     offered: d.offered,
     offeredBy: d.offeredBy,
     wallLeft: d.wallLeft,

@@ -1,0 +1,172 @@
+/**
+ * Worlds sampled from a seat's view (DESIGN.md "Search reads only the view"): a table in the
+ * position the view shows — the seat's own tiles, every meld, river and flower, the wall's
+ * count, whose turn it is and the decision pending — with everything the seat cannot see
+ * (the other hands, the kinds of their concealed kongs, the wall's order up to the dead wall
+ * at its back) drawn uniformly from the tiles it has not seen. A search bot plays candidate
+ * actions out on such tables (OpenSpiel's `ResampleFromInfostate`).
+ *
+ * It reads the View interface only, never the table behind it, so it works on any view (a
+ * seat view, a view copied into a thread) and cannot leak what the seat does not know:
+ * two tables that differ only in hidden tiles give the same samples for the same stream.
+ */
+import { FLOWER_BASE, FLOWERS, KINDS, TOTAL_TILES } from '../core/tiles.js';
+import type { Rng } from '../core/rng.js';
+import { MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_MAX, MELD_PUNG, PHASE_CLAIM, PHASE_ROB, PHASE_TURN, RIVER_MAX } from './constants.js';
+import { Table } from './table.js';
+import type { MeldKindName, View } from './types.js';
+
+const MELD_CODE: Readonly<Record<MeldKindName, number>> = { chow: MELD_CHOW, pung: MELD_PUNG, kong: MELD_KONG, concealed_kong: MELD_CONCEALED_KONG };
+
+/** Scratch of one sampling (the unseen tiles; kinds still whole for a hidden concealed kong). */
+const unseen = new Uint8Array(FLOWER_BASE + FLOWERS);
+const pool = new Uint8Array(TOTAL_TILES);
+const whole = new Uint8Array(KINDS);
+
+/**
+ * A table in the position of `view`, its hidden tiles drawn from `rng` (the seat's own stream,
+ * or one derived from it): the decision of `view.seat` is pending there with the same legal
+ * actions as at the real table (other seats' window answers, which the seat cannot see, are
+ * not yet given). `into` is reused when given (no allocation then). The stakes are the
+ * profile's (`rules.base`, `rules.perTai`). Throws RangeError when the view cannot be a
+ * position of a hand (e.g. it is not the seat's decision).
+ */
+export function sampleWorld(view: View, rng: Rng, into: Table = new Table()): Table {
+  const t = into;
+  const me = view.seat;
+  const rules = view.rules;
+  t.onStep = null;
+  t.luck = null;
+  t.rules = rules;
+  t.seed = '';
+  t.handKey = view.handKey;
+  t.dealer = view.dealer;
+  t.round = view.roundWind;
+  t.streak = view.streak;
+  t.base = rules.base;
+  t.perTai = rules.perTai;
+  t.reserve = rules.wallReserve;
+
+  // What the seat has not seen: 4 of each kind less what it sees, the flowers nobody shows.
+  for (let k = 0; k < KINDS; k++) unseen[k] = 4 - view.visible(k);
+  for (let f = 0; f < FLOWERS; f++) unseen[FLOWER_BASE + f] = 1;
+  t.publicSeen.fill(0);
+  t.discarded.fill(0);
+  t.flowerMask.fill(0);
+  let backDraws = 0;
+  for (let s = 0; s < 4; s++) {
+    const mask = view.flowers(s);
+    t.flowerMask[s] = mask;
+    for (let f = 0; f < FLOWERS; f++) if (mask & (1 << f)) (unseen[FLOWER_BASE + f] = 0), backDraws++;
+    const n = view.discardCount(s);
+    t.riverLen[s] = n;
+    for (let i = 0; i < n; i++) {
+      const x = view.discardAt(s, i);
+      t.river[s * RIVER_MAX + i] = x;
+      t.publicSeen[x]!++;
+      t.discarded[s * KINDS + x]!++;
+    }
+  }
+  // Melds as shown; another seat's concealed kong is of a kind whose four copies are all unseen.
+  for (let s = 0; s < 4; s++) {
+    const m = view.meldCount(s);
+    t.meldCount[s] = m;
+    for (let i = 0; i < m; i++) {
+      const j = s * MELD_MAX + i;
+      const kind = MELD_CODE[view.meldKind(s, i)];
+      let tile = view.meldTile(s, i);
+      if (kind === MELD_KONG || kind === MELD_CONCEALED_KONG) backDraws++;
+      if (tile < 0) tile = hiddenKongKind(rng, s);
+      t.meldKind[j] = kind;
+      t.meldTile[j] = tile;
+      t.meldFrom[j] = view.meldFrom(s, i);
+      t.meldClaimed[j] = view.meldClaimed(s, i);
+      t.meldAdded[j] = view.meldAdded(s, i) ? 1 : 0;
+      if (kind === MELD_CONCEALED_KONG) continue;
+      if (kind === MELD_CHOW) for (let x = tile; x < tile + 3; x++) t.publicSeen[x]!++;
+      else t.publicSeen[tile]! += kind === MELD_PUNG ? 3 : 4;
+      const from = view.meldFrom(s, i);
+      if (from >= 0) t.discarded[from * KINDS + view.meldClaimed(s, i)]!++;
+    }
+  }
+
+  const phase = view.phase === 'turn' ? PHASE_TURN : view.phase === 'claim' ? PHASE_CLAIM : PHASE_ROB;
+  // An added kong waiting in the rob window has not yet had its replacement drawn.
+  if (phase === PHASE_ROB) backDraws--;
+
+  // The other hands are drawn from the unseen non-flowers (a flower is always shown), the wall's
+  // order from what is left with the unseen flowers: each a Fisher–Yates shuffle of a canonical order.
+  let n = 0;
+  for (let x = 0; x < KINDS; x++) for (let c = unseen[x]!; c > 0; c--) pool[n++] = x;
+  shuffle(rng, 0, n);
+  t.hand.fill(0);
+  const own = view.hand;
+  for (let k = 0; k < KINDS; k++) t.hand[me * KINDS + k] = own[k]!;
+  let p = 0;
+  for (let s = 0; s < 4; s++) {
+    if (s === me) continue;
+    const size = 16 - 3 * view.meldCount(s);
+    if (p + size > n) throw new RangeError(`sampleWorld: the view of seat ${me} leaves too few unseen tiles for the other hands`);
+    for (let i = 0; i < size; i++) t.hand[s * KINDS + pool[p++]!]!++;
+  }
+  for (let x = FLOWER_BASE; x < FLOWER_BASE + FLOWERS; x++) if (unseen[x]) pool[n++] = x;
+  shuffle(rng, p, n);
+  const live = view.wallLeft + t.reserve;
+  if (n - p !== live) throw new RangeError(`sampleWorld: the view of seat ${me} leaves ${n - p} unseen tiles for a wall of ${live}`);
+  t.end = TOTAL_TILES - backDraws;
+  t.front = t.end - live;
+  if (t.front < 0) throw new RangeError(`sampleWorld: the view of seat ${me} has more tiles drawn than the wall holds`);
+  t.wall.fill(0);
+  for (let i = 0; i < live; i++) t.wall[t.front + i] = pool[p + i]!;
+
+  for (let s = 0; s < 4; s++) t.ready[s] = view.isReady(s) ? 1 : 0;
+  t.phase = phase;
+  t.turns = view.turns;
+  t.offered = view.offered;
+  t.offeredBy = view.offeredBy;
+  t.offeredIsLast = phase === PHASE_CLAIM && view.wallLeft <= 0;
+  t.inFlight = -1;
+  t.dealing = false;
+  t.drawing = false;
+  t.pendingFlowers.fill(0);
+  t.final = null;
+  t.turnLegalLen = 0;
+  if (phase === PHASE_TURN) {
+    t.cur = me;
+    t.drawn = view.drawn;
+    t.dealerLast = view.dealtLast;
+    t.heavenly = view.dealtLast >= 0;
+    t.afterKong = view.afterKong;
+    t.afterClaim = view.drawn < 0 && !t.heavenly;
+  } else {
+    t.cur = view.offeredBy;
+    t.drawn = -1;
+    t.dealerLast = -1;
+    t.heavenly = false;
+    t.afterKong = false;
+    t.afterClaim = false;
+  }
+  t.openDecision();
+  if (!t.isPending(me)) throw new RangeError(`sampleWorld: seat ${me} has no decision in the position its view shows`);
+  return t;
+}
+
+/** Shuffle `pool[from..to)` uniformly (Fisher–Yates). */
+function shuffle(rng: Rng, from: number, to: number): void {
+  for (let i = to - 1; i > from; i--) {
+    const j = from + Math.floor(rng() * (i - from + 1));
+    const x = pool[i]!;
+    pool[i] = pool[j]!;
+    pool[j] = x;
+  }
+}
+
+/** A kind for a concealed kong of seat s that the seat cannot see: uniform over the kinds still wholly unseen (taken out of `unseen`). */
+function hiddenKongKind(rng: Rng, s: number): number {
+  let n = 0;
+  for (let k = 0; k < KINDS; k++) if (unseen[k] === 4) whole[n++] = k;
+  if (n === 0) throw new RangeError(`sampleWorld: no kind left unseen for seat ${s}'s concealed kong`);
+  const k = whole[Math.floor(rng() * n)]!;
+  unseen[k] = 0;
+  return k;
+}
