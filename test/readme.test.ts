@@ -72,11 +72,11 @@ function freshCopy(): string {
 
 /** The pages whose marked blocks run, in order, each with the fewest marked blocks it may have. */
 const PAGES: ReadonlyArray<readonly [file: string, fewest: number]> = [
-  ['README.md', 1],
+  ['README.md', 9],
   ['docs/scoring.md', 3],
   ['docs/bots.md', 6],
   ['docs/experiments.md', 1],
-  ['docs/learning.md', 1],
+  ['docs/learning.md', 2],
   ['docs/clusters.md', 1],
   ['docs/reports.md', 1],
   // Nothing to run without a cluster, a long benchmark or code of one's own: each says so where it

@@ -17,13 +17,24 @@ class TW16Error(RuntimeError):
     """tw16 refused a request, or a bot failed: the message is tw16's."""
 
 
+def _installed_from():
+    """The checkout a pip-installed copy was built from (python/tw16_build.py writes it), or None."""
+    try:
+        from ._checkout import CHECKOUT
+    except ImportError:
+        return None
+    return Path(CHECKOUT)
+
+
 def tw16_command():
-    """How to start tw16: $TW16 (a command line), this checkout's bin/tw16.js, or ``tw16`` on the PATH."""
+    """How to start tw16: $TW16 (a command line), the checkout this package is in or was installed
+    from (its bin/tw16.js), or ``tw16`` on the PATH."""
     if os.environ.get("TW16"):
         return os.environ["TW16"].split()
-    here = Path(__file__).resolve().parents[2] / "bin" / "tw16.js"
-    if here.exists():
-        return [os.environ.get("TW16_NODE") or shutil.which("node") or "node", str(here)]
+    for checkout in (Path(__file__).resolve().parents[2], _installed_from()):
+        here = checkout / "bin" / "tw16.js" if checkout else None
+        if here and here.exists():
+            return [os.environ.get("TW16_NODE") or shutil.which("node") or "node", str(here)]
     found = shutil.which("tw16")
     if found:
         return [found]

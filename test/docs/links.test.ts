@@ -13,7 +13,7 @@ import { ROOT } from '../support/programs.js';
 /** The pages checked: the front door, every docs/ page, and the READMEs beside the code. */
 export function docPages(): string[] {
   const docs = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
-  return ['README.md', ...docs.sort(), 'results/README.md', 'python/README.md', 'examples/learn/README.md'];
+  return ['README.md', ...docs.sort(), 'results/README.md', 'python/README.md', 'examples/learn/README.md', 'bots/examples/python/README.md'];
 }
 
 /** The text of a page outside its fenced code blocks, line by line (code lines blanked, so numbers hold). */
