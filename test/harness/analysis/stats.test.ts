@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { aleaNext, botStates } from '../../../src/core/rng.js';
-import { ClusterStat, clusterBootstrap, DEFF_TRUSTED_DF, eventFloor, holm, incompleteBeta, MeanStat, t975, tTestP, wilson, wilsonAt, Z95 } from '../../../src/harness/analysis/stats.js';
+import { betaQuantile, clopperPearson, ClusterStat, clusterBootstrap, DEFF_TRUSTED_DF, eventFloor, holm, incompleteBeta, MeanStat, t975, tTestP, wilson, wilsonAt, Z95 } from '../../../src/harness/analysis/stats.js';
+import { cell } from '../../../bench/rare-coverage.js';
 import { pValue } from '../../../src/harness/analysis/format.js';
 
 /** A seeded uniform stream (alea, as the bots' streams). */
@@ -170,21 +171,28 @@ describe('wilson-deff', () => {
     const e = c.proportion();
     expect(e.estimator).toBe('wilson-deff');
     expect(e.mean).toBeCloseTo(11 / 60, 12);
-    expect(e.df).toBe(3);
     expect(e.lo).toBeCloseTo(0.04634048672191218, 9);
     expect(e.hi).toBeCloseTo(0.509109149646727, 9);
-    expect(e.se).toBeCloseTo(0.07923242882669809, 9); // √(p(1−p)/n_eff) is the clustered se
+    expect(c.se).toBeCloseTo(0.07923242882669809, 9); // √(p(1−p)/n_eff) is the clustered se
+    expect(wilsonAt(11 / 60, 60 / 2.51577, 3).hi).toBeCloseTo(0.509109, 4);
+    // 3 df (< 30): the exact interval at 6 deals, Clopper–Pearson for 1.1 of 6, is wider, so this one
+    // stands, reported with the se of a normal interval of its width and no t.
+    expect(clopperPearson(11 / 60, 6).hi - clopperPearson(11 / 60, 6).lo).toBeGreaterThan(e.hi - e.lo);
+    expect(e.df).toBe(5);
+    expect(e.se).toBeCloseTo((e.hi - e.lo) / (2 * t975(5)), 12);
     expect(c.proportion(1000).hi).toBeCloseTo(509.109149646727, 6);
   });
 
   it('with no event at all counts each deal once, and is never of zero width', () => {
-    // 5 deals of 10 units, no event: deff = 10, n_eff = 5, df = 4, q = 2.776445 → [0, 0.606567].
+    // 5 deals of 10 units, no event: deff = 10, n_eff = 5; Wilson with t(0.975, 4) = 2.776445 gives
+    // [0, 0.606567], the exact interval at 5 deals [0, 1 − 0.025^(1/5)] = [0, 0.521824], the narrower.
     const c = new ClusterStat();
     for (let i = 0; i < 5; i++) c.add(0, 10);
     const e = c.proportion();
     expect(e.mean).toBe(0);
     expect(e.lo).toBe(0);
-    expect(e.hi).toBeCloseTo(0.6065671008171246, 9);
+    expect(wilsonAt(0, 5, 4).hi).toBeCloseTo(0.6065671008171246, 9);
+    expect(e.hi).toBeCloseTo(1 - 0.025 ** (1 / 5), 9);
     // The issue's "0.0 [0.0, 0.0]": never again.
     for (const [k, n] of [[0, 100], [100, 100]] as const) {
       const d = new ClusterStat();
@@ -198,7 +206,7 @@ describe('wilson-deff', () => {
     // Every deal has exactly 3 events in 10 units: the clustered variance is 0 (deff 0 → floored).
     const few = new ClusterStat();
     for (let i = 0; i < 10; i++) few.add(3, 10);
-    expect(few.proportion().se).toBeCloseTo(Math.sqrt((0.3 * 0.7) / 100), 12); // deff 1
+    expect(few.proportion().hi).toBeCloseTo(wilsonAt(0.3, 100, 9).hi, 12); // deff 1, t with 9 df
     const many = new ClusterStat();
     for (let i = 0; i < DEFF_TRUSTED_DF + 11; i++) many.add(3, 10);
     expect(many.proportion().se).toBeCloseTo(Math.sqrt((0.3 * 0.7) / ((DEFF_TRUSTED_DF + 11) * 10 / 0.1)), 12); // deff 0.1
@@ -265,4 +273,68 @@ describe('against a deal-level bootstrap on a fixed data set', () => {
     expect(e.se / b.se).toBeLessThan(1.1);
     expect(Math.abs(e.lo - b.lo)).toBeLessThan(0.25 * (e.hi - e.lo));
   });
+});
+
+describe('wilson-deff with few deals holding an event', () => {
+  it('the issue’s 2 of 60 hands: the exact interval, not t with 1 df', () => {
+    // Fixed seating, 60 deals of one hand, 2 drawn: t(0.975, 1) = 12.7 gave 3.3 [0.0, 74.7]%. One unit a
+    // deal has no design effect to estimate: Clopper–Pearson for 2/60 is [0.406, 11.53]%.
+    const c = new ClusterStat();
+    for (let d = 0; d < 60; d++) c.add(d < 2 ? 1 : 0, 1);
+    const e = c.proportion(100);
+    expect(e.mean).toBeCloseTo(100 / 30, 12);
+    expect(e.lo).toBeCloseTo(0.4058, 3);
+    expect(e.hi).toBeCloseTo(11.5281, 3);
+    expect(e.df).toBe(59);
+    expect(e.se).toBeCloseTo((e.hi - e.lo) / (2 * t975(59)), 12);
+  });
+
+  it('clopperPearson is the exact binomial interval', () => {
+    // 3 of 20: beta quantiles B(0.025; 3, 18) = 0.032071, B(0.975; 4, 17) = 0.378927.
+    const e = clopperPearson(3 / 20, 20);
+    expect(e.lo).toBeCloseTo(0.032071, 5);
+    expect(e.hi).toBeCloseTo(0.378927, 5);
+    expect(clopperPearson(0, 20).lo).toBe(0);
+    expect(clopperPearson(0, 20).hi).toBeCloseTo(1 - 0.025 ** (1 / 20), 9);
+    expect(clopperPearson(1, 20).hi).toBe(1);
+    expect(betaQuantile(0.5, 2, 2)).toBeCloseTo(0.5, 12);
+  });
+
+  it('a share observed at 0 or 1 has an se as wide as its interval', () => {
+    for (const y of [0, 10]) {
+      const c = new ClusterStat();
+      for (let d = 0; d < 40; d++) c.add(y, 10);
+      const e = c.proportion();
+      expect(e.hi - e.lo).toBeGreaterThan(0);
+      expect(e.se).toBeGreaterThan(0);
+      expect(e.se).toBeCloseTo((e.hi - e.lo) / (2 * t975(39)), 12);
+    }
+  });
+
+  it('from 30 deals with events and non-events on, the estimated design effect alone (unchanged)', () => {
+    const c = new ClusterStat();
+    for (let d = 0; d < 100; d++) c.add(d % 3 === 0 ? 2 : d % 3 === 1 ? 1 : 0, 10);
+    const e = c.proportion();
+    expect(e.df).toBe(Math.min(100, 67, 100) - 1);
+    expect(e.se).toBeCloseTo(c.se, 12);
+  });
+
+  // Coverage by simulation where the truth is known (bench/rare-coverage.ts runs the whole grid): rare
+  // shares with and without clustering. Wilson in place of the exact bound covers 89.7% at k 200, m 1,
+  // p 0.0005 (one event makes its lower end pass p), and the t-with-few-df interval alone is 20–80× p wide.
+  const cells = [
+    { k: 200, m: 1, p: 0.0005, rho: 0, maxWidth: 0.02 },
+    { k: 60, m: 1, p: 0.03, rho: 0, maxWidth: 0.15 },
+    { k: 200, m: 4, p: 0.002, rho: 0.5, maxWidth: 0.03 },
+    { k: 200, m: 24, p: 0.0005, rho: 0.1, maxWidth: 0.03 },
+    { k: 60, m: 24, p: 0.002, rho: 0.1, maxWidth: 0.07 },
+  ];
+  for (const { k, m, p, rho, maxWidth } of cells) {
+    it(`covers at k ${k} deals of ${m}, p ${p}, rho ${rho}, and is not absurdly wide`, () => {
+      const c = cell(k, m, p, rho, 1000, `stats-test/${k}/${m}/${p}/${rho}`, (s) => s.proportion());
+      // 1,000 data sets: 95% less three of its standard errors (2.1 points) is about 93%.
+      expect(c.coverage).toBeGreaterThanOrEqual(0.93);
+      expect(c.width).toBeLessThan(maxWidth);
+    });
+  }
 });
