@@ -261,7 +261,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         process.stdout.write(`${rate}\nwrote shard ${shardName(shard)} (${r.deals.toLocaleString('en-US')} deals) to ${outDir}: ${(r.files ?? []).join(', ')}\nmerge the shards with: ${invocation()} merge ${shellQuote(outBase)} ${shellQuote(join(outBase, 'shard-*'))}\n`);
         return;
       }
-      const about = a.bots !== undefined ? `${experiment.name} with --bots ${a.bots}` : `${experiment.name}: ${experiment.hypothesis}`;
+      const about = aboutLine(experiment, a.bots);
       if (!a.quiet && r.summary) process.stdout.write(`${about}\n\n${formatSummary(r.summary)}\n`);
       process.stdout.write(`${rate}\nwrote ${outDir}: ${(r.files ?? []).join(', ')}\nreport: ${join(outDir, 'report.html')} (tables: ${join(outDir, 'report.md')})\n`);
     } finally {
@@ -269,3 +269,9 @@ export const runCommand: CommandModule<object, RunArgs> = {
     }
   },
 };
+
+/** The line above a run's tables: the experiment's name and hypothesis (none printed when it has none), or the --bots that replaced its line-up. */
+export function aboutLine(e: { readonly name: string; readonly hypothesis?: string }, bots?: string): string {
+  if (bots !== undefined) return `${e.name} with --bots ${bots}`;
+  return e.hypothesis ? `${e.name}: ${e.hypothesis}` : e.name;
+}

@@ -19,6 +19,20 @@ export function ci(e: Estimate, digits = 2, scale = 1): string {
   return Number.isFinite(e.se) ? `${f(e.mean)} [${f(e.lo)}, ${f(e.hi)}]` : f(e.mean);
 }
 
+/** Whether a luck-adjusted estimate is the raw one: the adjustment would have widened its interval (cv.ts `narrower`). */
+export function isRawFallback(e: Estimate | null | undefined): boolean {
+  return !!e && Number.isFinite(e.mean) && !e.estimator.endsWith('-cv-t');
+}
+
+/** What a `raw` mark in a luck-adjusted column means (printed under a table that has one). */
+export const RAW_NOTE = 'raw: the luck adjustment would have widened that interval, so the raw estimate stands in the luck-adjusted column (a column with raw cells need not sum to zero)';
+
+/** A luck-adjusted cell: `mean [lo, hi]`, marked `raw` where the raw estimate stands in; `n/a` without one. */
+export function adjustedCell(e: Estimate | null | undefined, digits = 2): string {
+  if (!e) return 'n/a';
+  return isRawFallback(e) ? `${ci(e, digits)} raw` : ci(e, digits);
+}
+
 /** A percentage with its interval. */
 export function pct(e: Estimate): string {
   return ci(e, 1, 100);
@@ -53,7 +67,7 @@ export function pairedTable(arm: ArmSummary, luck: boolean): { header: string[];
   header.push('deals', 'narrower than independent hands [95% CI]');
   const rows = arm.paired.map((p) => {
     const r = [`${p.a} − ${p.b}`, ci(p.diff), pValue(p.pValue), pValue(p.pHolm)];
-    if (luck) r.push(p.diffAdjusted ? ci(p.diffAdjusted) : 'n/a', pValue(p.pValueAdjusted), pValue(p.pHolmAdjusted));
+    if (luck) r.push(adjustedCell(p.diffAdjusted), pValue(p.pValueAdjusted), pValue(p.pHolmAdjusted));
     r.push(p.deals.toLocaleString('en-US'), times(p.narrowing));
     return r;
   });
@@ -67,7 +81,7 @@ export function botTable(arm: ArmSummary, luck: boolean): { header: string[]; ro
   header.push('win %', 'self-draw % of wins', 'deal-in %', 'tai/win');
   const rows = arm.bots.map((b) => {
     const r = [b.bot, b.hands.toLocaleString('en-US'), ci(b.pointsPerHand)];
-    if (luck) r.push(b.pointsPerHandAdjusted ? ci(b.pointsPerHandAdjusted) : 'n/a');
+    if (luck) r.push(adjustedCell(b.pointsPerHandAdjusted));
     r.push(pct(b.winRate), pct(b.selfDrawShare), pct(b.dealInRate), ci(b.taiPerWin));
     return r;
   });
@@ -81,19 +95,19 @@ export function formatSummary(s: Summary, topPatterns = 12): string {
   if (s.stop) out.push(stopText(s.stop), '');
   if (s.league) {
     const lt = leagueTable(s.league, luck);
-    out.push(leagueHeading(s.league), table(lt.header, lt.rows), '');
+    out.push(leagueHeading(s.league), table(lt.header, lt.rows), ...rawNote(lt.rows), '');
   }
   for (const arm of s.arms) {
     out.push(`Profile ${arm.profile}: ${arm.hands.toLocaleString('en-US')} hands over ${arm.deals.toLocaleString('en-US')} deals`);
     const bt = botTable(arm, luck);
-    out.push(table(bt.header, bt.rows));
+    out.push(table(bt.header, bt.rows), ...rawNote(bt.rows));
     out.push('');
     out.push(`Outcomes: ${outcomesLine(arm)}`);
     if (arm.paired.length > 0) {
       out.push('');
       out.push(`Paired differences (same deals, points per seat-hand; p: t-test, p Holm: adjusted over the ${arm.paired.length} pair${arm.paired.length === 1 ? '' : 's'}):`);
       const pt = pairedTable(arm, luck);
-      out.push(table(pt.header, pt.rows));
+      out.push(table(pt.header, pt.rows), ...rawNote(pt.rows));
     }
     for (const w of arm.warnings ?? []) out.push(`Warning: ${w}.`);
     if (arm.replays > 0) out.push(`(${arm.replays.toLocaleString('en-US')} rows replayed a seating already played on their deal and count once.)`);
@@ -105,6 +119,11 @@ export function formatSummary(s: Summary, topPatterns = 12): string {
     out.push('');
   }
   return out.join('\n');
+}
+
+/** RAW_NOTE as a line, when a row has a raw cell. */
+export function rawNote(rows: readonly (readonly string[])[]): string[] {
+  return rows.some((r) => r.some((c) => c.endsWith('] raw'))) ? [`(${RAW_NOTE}.)`] : [];
 }
 
 /** What each stop verdict means, in words. */
@@ -144,7 +163,9 @@ export function leagueTable(l: LeagueSummary, luck: boolean): { header: string[]
     .sort((x, y) => key(y) - key(x))
     .map((r, i) => {
       const row = [String(i + 1), r.bot, ci({ mean: r.rating, lo: r.lo, hi: r.hi, se: r.se, df: l.deals - 1, estimator: 'league-ls-t' }, 3)];
-      if (luck) row.push(r.adjusted === null ? 'n/a' : ci({ mean: r.adjusted, lo: r.adjustedLo!, hi: r.adjustedHi!, se: r.adjustedSe!, df: l.deals - 1, estimator: 'league-ls-cv-t' }, 3));
+      // A rating whose adjusted interval would be wider keeps its raw one (league.ts): the same numbers.
+      const raw = r.adjusted === r.rating && r.adjustedLo === r.lo && r.adjustedHi === r.hi;
+      if (luck) row.push(r.adjusted === null ? 'n/a' : adjustedCell({ mean: r.adjusted, lo: r.adjustedLo!, hi: r.adjustedHi!, se: r.adjustedSe!, df: l.deals - 1, estimator: raw ? 'league-ls-t' : 'league-ls-cv-t' }, 3));
       row.push(r.hands.toLocaleString('en-US'));
       return row;
     });
