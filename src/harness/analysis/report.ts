@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { PATTERN_NAMES } from '../../rules/types.js';
 import type { DiffSummary } from './diff.js';
-import { ci, leagueHeading, leagueTable, outcomesLine, pairedTable, pct, pValue, stopText, table, times } from './format.js';
+import { ci, isRawFallback, leagueHeading, RAW_NOTE, leagueTable, outcomesLine, pairedTable, pct, pValue, stopText, table, times } from './format.js';
 import type { LeagueSummary } from './league.js';
 import { readBatches } from '../io/read.js';
 import type { Estimate } from './stats.js';
@@ -218,7 +218,7 @@ function leaguePairRows(l: LeagueSummary, luck: boolean): { header: string[]; ro
 const RATES: readonly { key: keyof BotSummary; label: string }[] = [
   { key: 'winRate', label: 'win' },
   { key: 'dealInRate', label: 'deal-in' },
-  { key: 'selfDrawShare', label: 'self-draw share of wins' },
+  { key: 'selfDrawShare', label: 'self-draw of wins' },
 ];
 
 /** Win, deal-in and self-draw rates per bot: grouped bars with 95% intervals. */
@@ -229,12 +229,15 @@ export function ratesSpec(arm: ArmSummary): TopLevelSpec {
       return { bot: b.bot, rate: r.label, mean: finite(e.mean) ? e.mean : 0, ...bounds(e) };
     }),
   );
-  const x = { field: 'rate', type: 'nominal', title: null, sort: RATES.map((r) => r.label), axis: { labelAngle: 0 } } as const;
+  // 'self-draw of wins' takes two lines, so the longest line is 'self-draw' (about 60 px at
+  // 11 px); a group of bars is kept at least 84 px wide so neighbouring labels never meet (two bots at
+  // 26 px a bar left 52 px, and 'self-draw share of wins' ran into 'deal-in').
+  const x = { field: 'rate', type: 'nominal', title: null, sort: RATES.map((r) => r.label), axis: { labelAngle: 0, labelExpr: "split(replace(datum.label, ' of ', '|of '), '|')" } } as const;
   const xOffset = { field: 'bot', type: 'nominal', sort: null } as const;
   return {
     title: { text: 'Win, deal-in and self-draw rates', subtitle: 'bars: rate; black lines: 95% interval' },
     // With an xOffset channel the step is the width of one bot's bar within a group.
-    width: { step: 26 },
+    width: { step: Math.max(26, Math.ceil(84 / Math.max(1, arm.bots.length))) },
     height: 220,
     data: { values },
     layer: [
@@ -316,9 +319,9 @@ const n0 = (x: number): string => x.toLocaleString('en-US');
 const fx = (x: number | null | undefined, digits: number, scale = 1): string => (finite(x) ? (x * scale).toFixed(digits) : 'n/a');
 
 /** An HTML table; cells after the first are right-aligned numbers. */
-function htmlTable(header: readonly string[], rows: readonly (readonly string[])[], className = 'num'): string {
-  const head = `<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
-  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('\n');
+function htmlTable(header: readonly string[], rows: readonly (readonly string[])[], className = 'num', zhColumn = -1): string {
+  const head = `<tr>${header.map((h, i) => `<th${i === zhColumn ? ' class="zh"' : ''}>${esc(h)}</th>`).join('')}</tr>`;
+  const body = rows.map((r) => `<tr>${r.map((c, i) => (i === zhColumn ? `<td class="zh" lang="zh-Hant">${esc(c)}</td>` : `<td>${esc(c)}</td>`)).join('')}</tr>`).join('\n');
   return `<table class="${className}">\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
@@ -339,10 +342,32 @@ th { text-align: left; background: #f4f4f4; }
 table.num td:not(:first-child) { text-align: right; font-variant-numeric: tabular-nums; }
 p.note { color: #555; font-size: .9em; }
 code { background: #f4f4f4; padding: 0 .2em; }
+.zh { font-family: "Noto Sans CJK TC", "Noto Sans TC", "Source Han Sans TC", "PingFang TC", "Heiti TC", "Microsoft JhengHei", "WenQuanYi Zen Hei", sans-serif; }
+body.no-cjk .zh { display: none; }
+.no-cjk { display: none; } body.no-cjk p.no-cjk { display: block; }
 `;
 
+/** Shown in place of the Chinese pattern names where the browser has no font for them (CJK_CHECK). */
+const NO_CJK_NOTE = '\n<p class="note no-cjk">This browser has no font for the Chinese pattern names, so their column is hidden (report.md and docs/rules.md have them).</p>';
+
+/**
+ * Where no installed font has the Chinese names, they would show as boxes (the hand viewer avoids CJK
+ * altogether). The page draws 門 and a code point no font has (U+10FFFD) in the names' fonts; the same
+ * pixels mean both are the missing-glyph box, and the names' column is hidden. No network, no error.
+ */
+const CJK_CHECK = `<script>
+(function () {
+  try {
+    var c = document.createElement('canvas'); c.width = c.height = 24;
+    var g = c.getContext('2d', { willReadFrequently: true }); if (!g) return;
+    var ink = function (ch) { g.clearRect(0, 0, 24, 24); g.font = '20px ' + getComputedStyle(document.querySelector('.zh') || document.body).fontFamily; g.fillText(ch, 0, 20); return Array.prototype.join.call(g.getImageData(0, 0, 24, 24).data); };
+    if (ink('\\u9580') === ink('\\udbff\\udffd')) document.body.classList.add('no-cjk');
+  } catch (e) { /* keep the names */ }
+})();
+</script>`;
+
 function page(title: string, body: string): string {
-  return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${esc(title)}</title>\n<style>${STYLE}</style>\n</head>\n<body>\n${body}\n</body>\n</html>\n`;
+  return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${esc(title)}</title>\n<style>${STYLE}</style>\n</head>\n<body>\n${body}\n${CJK_CHECK}\n</body>\n</html>\n`;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -354,7 +379,7 @@ function botRows(arm: ArmSummary, luck: boolean): { points: string[][]; rates: s
     points: arm.bots.map((b) => {
       const adj = b.pointsPerHandAdjusted;
       const row = [b.bot, n0(b.hands), fx(b.pointsPerHand.mean, 3), fx(b.pointsPerHand.lo, 3), fx(b.pointsPerHand.hi, 3)];
-      if (luck) row.push(fx(adj?.mean, 3), fx(adj?.lo, 3), fx(adj?.hi, 3));
+      if (luck) row.push(isRawFallback(adj) ? `${fx(adj?.mean, 3)} raw` : fx(adj?.mean, 3), fx(adj?.lo, 3), fx(adj?.hi, 3));
       row.push(ci(b.taiPerWin));
       return row;
     }),
@@ -435,6 +460,7 @@ export async function buildReport(s: Summary, taiCounts?: TaiCounts): Promise<{ 
     md.push(`## ${heading}`, '');
     if (outcomes) md.push(`Outcomes: ${outcomes}.`, '');
     md.push('### Points per seat-hand', '', '```text', table(pointsHeader(luck), rows.points), '```', '');
+    if (rows.points.some((r) => r.some((c) => c.endsWith(' raw')))) md.push(`${RAW_NOTE}.`, '');
     md.push('### Rates', '', '```text', table(RATES_HEADER, rows.rates), '```', '');
     if (arm.paired.length > 0) {
       md.push('### Paired differences (same deals, points per seat-hand)', '', '```text');
@@ -481,7 +507,7 @@ export async function buildReport(s: Summary, taiCounts?: TaiCounts): Promise<{ 
     }
     for (const w of arm.warnings ?? []) html.push(`<p class="note"><strong>Warning:</strong> ${esc(w)}.</p>`);
     if (bins && bins.length > 0) html.push(figure(`${id}-tai`, await renderChart(taiSpec(bins), `${id}-tai`), htmlTable(TAI_HEADER, tRows), 'Wins by tai total'));
-    if (pRows.length > 0) html.push(figure(`${id}-patterns`, await renderChart(patternsSpec(arm), `${id}-patterns`), htmlTable(PATTERN_HEADER, pRows), 'Wins holding each pattern, per 1,000 wins (per 1,000 hands in the last column)'));
+    if (pRows.length > 0) html.push(figure(`${id}-patterns`, await renderChart(patternsSpec(arm), `${id}-patterns`), htmlTable(PATTERN_HEADER, pRows, 'num', PATTERN_HEADER.length - 1) + NO_CJK_NOTE, 'Wins holding each pattern, per 1,000 wins (per 1,000 hands in the last column)'));
     else html.push('<p class="note">No patterns scored (no wins).</p>');
   }
   return { md: `${md.join('\n').trimEnd()}\n`, html: page(`tw16 report: ${info.name}`, html.join('\n')) };

@@ -12,10 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { tableFromIPC } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ci, pct } from '../../../src/harness/analysis/format.js';
-import { writeDiffReport, writeReport, type DiffReportInput } from '../../../src/harness/analysis/report.js';
+import { ratesSpec, renderChart, writeDiffReport, writeReport, type DiffReportInput } from '../../../src/harness/analysis/report.js';
 import type { Estimate } from '../../../src/harness/analysis/stats.js';
 import type { Summary } from '../../../src/harness/analysis/summary.js';
-import { chromiumTitle, HAS_CHROMIUM } from '../../support/chromium.js';
+import { chromiumTitle, HAS_CHROMIUM, renderDom } from '../../support/chromium.js';
+import type { ArmSummary } from '../../../src/harness/analysis/summary.js';
 
 /** b − a with an independent-samples interval (the diff report only displays it). */
 function change(a: Estimate, b: Estimate): Estimate {
@@ -38,7 +39,7 @@ const tmp = (): string => mkdtempSync(join(tmpdir(), 'tw16-report-'));
 /** The cells of every body row of every HTML table, as text. */
 function tableRows(html: string): string[][] {
   const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
-  return [...html.matchAll(/<tr>((?:<td>[^<]*<\/td>)+)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<td>([^<]*)<\/td>/g)].map((c) => unescape(c[1]!)));
+  return [...html.matchAll(/<tr>((?:<td[^>]*>[^<]*<\/td>)+)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((c) => unescape(c[1]!)));
 }
 
 /** The HTML of one figure (chart + table) by its id. */
@@ -89,9 +90,12 @@ describe('tw16 report', () => {
     expect(html.match(/<svg /g)!.length).toBe(4 * summary.arms.length);
   });
 
-  it('needs nothing from elsewhere: no URL but the SVG namespace, no script, link or external source', () => {
+  it('needs nothing from elsewhere: no URL but the SVG namespace, no link or external source, one inline script (the CJK font check)', () => {
     expect([...urls(html)].every((u) => u === 'http://www.w3.org/2000/svg' || u === 'http://www.w3.org/1999/xlink'), [...urls(html)].join(' ')).toBe(true);
-    expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=|@import|@font-face/i);
+    expect(html).not.toMatch(/<link|<img|<iframe|\ssrc=|@import|@font-face|fetch\(|XMLHttpRequest/i);
+    const scripts = [...html.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]);
+    expect(scripts).toEqual(['<script>']);
+    expect(html.slice(html.indexOf('<script>'))).toMatch(/^<script>\n\(function \(\) \{\n  try \{\n    var c = document\.createElement\('canvas'\)/);
     expect([...urls(md)]).toEqual([]);
   });
 
@@ -210,4 +214,46 @@ describe('tw16 report', () => {
       expect(readFileSync(png).subarray(1, 4).toString('latin1')).toBe('PNG');
     },
   );
+});
+
+describe('the rates chart’s axis labels', () => {
+  // The labels' centres and their longest lines (11 px sans-serif: about 6.2 px a character).
+  async function labels(bots: number): Promise<{ x: number; lines: string[] }[]> {
+    const e: Estimate = { mean: 0.3, lo: 0.2, hi: 0.4, se: 0.05, df: 9, estimator: 'wilson-deff' };
+    const arm = { bots: Array.from({ length: bots }, (_, i) => ({ bot: `bot${i}`, winRate: e, dealInRate: e, selfDrawShare: e })) } as unknown as ArmSummary;
+    const svg = await renderChart(ratesSpec(arm), 'rates');
+    const axis = svg.slice(svg.indexOf('role-axis-label'));
+    return [...axis.slice(0, axis.indexOf('</g>')).matchAll(/translate\(([-\d.]+),[-\d.]+\)[^>]*>(.*?)<\/text>/g)].map((m) => ({
+      x: Number(m[1]),
+      lines: m[2]!.includes('<tspan') ? [...m[2]!.matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((t) => t[1]!) : [m[2]!],
+    }));
+  }
+
+  it('never meet, for one to six bots', async () => {
+    for (let bots = 1; bots <= 6; bots++) {
+      const ls = await labels(bots);
+      expect(ls.map((l) => l.lines.join(' '))).toEqual(['win', 'deal-in', 'self-draw of wins']);
+      const width = (l: { lines: string[] }) => 6.2 * Math.max(...l.lines.map((t) => t.length));
+      for (let i = 1; i < ls.length; i++) expect(ls[i]!.x - ls[i - 1]!.x, `${bots} bots, label ${i}`).toBeGreaterThan((width(ls[i]!) + width(ls[i - 1]!)) / 2 + 4);
+    }
+  });
+});
+
+describe('the Chinese pattern names', () => {
+  it('are marked for a CJK font and hidden, with a note, where none can draw them', async () => {
+    const dir = tmp();
+    const run = tw16(['run', SMALL, '--out', join(dir, 'r'), '--force', '--quiet', '--workers', '0']);
+    expect(run.code, run.stderr).toBe(0);
+    const html = readFileSync(join(dir, 'r', 'report.html'), 'utf8');
+    expect(html).toMatch(/<td class="zh" lang="zh-Hant">[^<]*[\u4e00-\u9fff]/);
+    expect(html).toContain('<p class="note no-cjk">');
+    expect(html).toMatch(/body\.no-cjk \.zh \{ display: none; \}/);
+    if (!HAS_CHROMIUM) return;
+    // Chromium runs the page's check: with no CJK font on the machine the body is marked no-cjk.
+    const fonts = spawnSync('fc-list', [':lang=zh-tw'], { encoding: 'utf8' });
+    const hasCjk = fonts.status === 0 && fonts.stdout.trim() !== '';
+    const r = renderDom(`file://${join(dir, 'r', 'report.html')}`);
+    expect(r.errors).toEqual([]);
+    expect(/<body class="no-cjk">/.test(r.dom)).toBe(!hasCjk);
+  });
 });
