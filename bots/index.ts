@@ -8,9 +8,13 @@ import { greedy } from './greedy.js';
 import { defensive } from './defensive.js';
 import { value } from './value.js';
 import { ADVERSARIAL } from './adversarial.js';
+import { search, searchBot, SEARCH_ROLLOUTS } from './search.js';
 
 /** The built-in bots by name. */
-export const BOTS: Readonly<Record<string, BotFactory>> = Object.freeze({ random, greedy, defensive, value });
+export const BOTS: Readonly<Record<string, BotFactory>> = Object.freeze({ random, greedy, defensive, value, search });
+
+/** Built-in bots that take a number, `NAME:N` (e.g. `search:200`: rollouts per decision). */
+const WITH_NUMBER: Readonly<Record<string, (n: number) => BotFactory>> = Object.freeze({ search: searchBot });
 
 /** Names of the built-in bots. */
 export const BOT_NAMES: readonly string[] = Object.keys(BOTS);
@@ -21,6 +25,7 @@ export const BOT_ABOUT: Readonly<Record<string, string>> = Object.freeze({
   greedy: 'discards to the lowest shanten (ties: most unseen improving tiles); claims only when it lowers its shanten; declares ready',
   defensive: 'greedy, but folds against an opponent who looks ready when 2+ from ready, else picks the safest of its fastest discards',
   value: 'greedy with a pull toward half/full flushes and honour pungs, leaning to all pungs with four pairs',
+  search: `plays greedy's best discards, every claim, kong and ready declaration out in worlds sampled from its view (greedy in every seat) and takes the best mean points; search:N sets the rollouts per decision (default ${SEARCH_ROLLOUTS})`,
 });
 
 /** A bot that cannot be found or loaded: one line, exit code 2. */
@@ -31,10 +36,21 @@ export class BotLoadError extends InputError {
   }
 }
 
-/** The built-in bot `name` (an adversarial test bot too, so its replay commands run); throws BotLoadError listing the known names. */
+/**
+ * The built-in bot `name`, or `NAME:N` for one that takes a number (an adversarial test bot too,
+ * so its replay commands run); throws BotLoadError listing the known names.
+ */
 export function getBot(name: string): BotFactory {
+  const m = /^([A-Za-z0-9_-]+):(.*)$/s.exec(name);
+  if (m) {
+    const make = WITH_NUMBER[m[1]!];
+    if (!make) throw new BotLoadError(`bot "${m[1]}" takes no number (${name}); only ${Object.keys(WITH_NUMBER).map((k) => `${k}:N`).join(', ')} does`);
+    const n = Number(m[2]);
+    if (!/^[0-9]+$/.test(m[2]!) || !Number.isSafeInteger(n) || n < 1) throw new BotLoadError(`bot ${name}: N must be a whole number ≥ 1, got "${m[2]}"`);
+    return make(n);
+  }
   const f = BOTS[name] ?? ADVERSARIAL[name];
-  if (!f) throw new BotLoadError(`unknown bot "${name}" (known: ${BOT_NAMES.join(', ')}; adversarial test bots: ${Object.keys(ADVERSARIAL).join(', ')}; or give a path like ./my-bot.js)`);
+  if (!f) throw new BotLoadError(`unknown bot "${name}" (known: ${BOT_NAMES.join(', ')}, ${Object.keys(WITH_NUMBER).map((k) => `${k}:N`).join(', ')}; adversarial test bots: ${Object.keys(ADVERSARIAL).join(', ')}; or give a path like ./my-bot.js)`);
   return f;
 }
 
@@ -44,9 +60,11 @@ export function getBot(name: string): BotFactory {
  * that file (src/harness/experiment/botfiles.ts).
  */
 export function builtinModule(name: string): string | undefined {
+  const m = /^([A-Za-z0-9_-]+):/.exec(name); // `search:200`: search's own file
+  if (m) return Object.hasOwn(WITH_NUMBER, m[1]!) ? m[1] : undefined;
   if (Object.hasOwn(BOTS, name)) return name;
   return Object.hasOwn(ADVERSARIAL, name) ? 'adversarial' : undefined;
 }
 
-export { random, greedy, defensive, value };
+export { random, greedy, defensive, value, search };
 export { ADVERSARIAL };

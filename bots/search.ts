@@ -1,0 +1,181 @@
+/**
+ * search — plays its candidate actions out in worlds sampled from its view and takes the one
+ * with the best mean points (Monte Carlo search over determinizations: OpenSpiel's
+ * `ResampleFromInfostate`, Mizukami and Tsuruoka's Monte Carlo Mahjong player).
+ *
+ * A decision with a choice: in a turn, the discards greedy rates best (lowest shanten, then
+ * most improving tiles), each also as a ready declaration where one is legal, and every kong;
+ * in a claim window, passing and every claim. Each candidate is played out in the same worlds
+ * (common random numbers: `sampleWorld` from the seat's view, drawn from the seat's own stream),
+ * every seat playing greedy to the end of the hand, and scored by the seat's points. The budget
+ * is a number of rollouts per decision (`search:N`), never time, so a run stays a pure function
+ * of (experiment, seed, version). A single legal action, a win (always taken) and a choice that
+ * pruning leaves single cost nothing.
+ */
+import { ActionKind, actionKind, actionTile, sampleWorld, Table, type Action, type BotFactory, type Rng, type View } from '../src/index.js';
+import { findAction, sharedHandEval, type HandEval } from './lib.js';
+import { greedyDecide } from './greedy.js';
+
+/** Rollouts per decision of `search` (spec `search:N` sets another). */
+export const SEARCH_ROLLOUTS = 64;
+/** The most discards kept for rollouts (greedy's best first). */
+const MAX_DISCARDS = 3;
+/** How many standard errors a candidate must beat greedy's choice by. */
+const MARGIN_SE = 1;
+/** Candidate actions at most (discards, their ready twins, kongs; or pass and the claims). */
+const MAX_CANDIDATES = 16;
+
+/** The search bot with `rollouts` rollouts per decision. */
+export function searchBot(rollouts: number = SEARCH_ROLLOUTS): BotFactory {
+  if (!Number.isInteger(rollouts) || rollouts < 1) throw new RangeError(`search: rollouts per decision must be a whole number ≥ 1, got ${rollouts}`);
+  return (seat, rng) => {
+    const s = new Search(seat, rng, rollouts);
+    return { decide: (view, legal) => s.decide(view, legal) };
+  };
+}
+
+/** One seat's search: its scratch tables and lists, reused for every decision of the hand. */
+class Search {
+  private readonly world = new Table();
+  private readonly work = new Table();
+  private readonly cands: Action[] = [];
+  /** Per candidate, the sum of its rollouts' points less candidate 0's in the same world, and of their squares. */
+  private readonly sums = new Float64Array(MAX_CANDIDATES);
+  private readonly squares = new Float64Array(MAX_CANDIDATES);
+  private readonly legal: Action[] = [];
+  private readonly seats = new Int8Array(4);
+  private readonly ranked = new Int32Array(34);
+  private readonly keys = new Float64Array(34);
+
+  constructor(
+    readonly seat: number,
+    private readonly rng: Rng,
+    private readonly rollouts: number,
+  ) {}
+
+  decide(view: View, legal: readonly Action[]): Action {
+    if (legal.length === 1) return legal[0]!;
+    const win = findAction(legal, ActionKind.WIN);
+    if (win >= 0) return win;
+    const e = sharedHandEval().load(view);
+    // Greedy's own choice goes first: the others must beat it by more than the noise to be taken.
+    const mine = greedyDecide(e, view, legal);
+    e.load(view);
+    const n = view.phase === 'turn' ? this.turnCandidates(e, view, legal, mine) : this.claimCandidates(legal, mine);
+    if (n === 1) return this.cands[0]!;
+    return this.best(view, n);
+  }
+
+  /** Candidates of a turn: greedy's best discards (with their ready twins) and every kong; returns how many. */
+  private turnCandidates(e: HandEval, view: View, legal: readonly Action[], mine: Action): number {
+    const c = this.cands;
+    c.length = 0;
+    c.push(mine);
+    if (view.isReady(view.seat)) {
+      for (let i = 0; i < legal.length; i++) if (legal[i] !== mine) c.push(legal[i]!);
+      return c.length;
+    }
+    // Discards ranked as greedy ranks them: shanten after, then improving tiles.
+    const ranked = this.ranked;
+    const keys = this.keys;
+    let m = 0;
+    for (let i = 0; i < legal.length; i++) {
+      const a = legal[i]!;
+      if (actionKind(a) !== ActionKind.DISCARD) continue;
+      const t = actionTile(a);
+      const s = e.hand.shantenAfterDiscard(t);
+      const key = s * 1e4 - e.ukeire(t, s);
+      let j = m++;
+      while (j > 0 && keys[j - 1]! > key) {
+        keys[j] = keys[j - 1]!;
+        ranked[j] = ranked[j - 1]!;
+        j--;
+      }
+      keys[j] = key;
+      ranked[j] = t;
+    }
+    const minShanten = Math.floor((keys[0]! + 5e3) / 1e4);
+    for (let i = 0; i < m && i < MAX_DISCARDS; i++) {
+      const t = ranked[i]!;
+      if (Math.floor((keys[i]! + 5e3) / 1e4) > minShanten + 1) break;
+      const ready = findAction(legal, ActionKind.READY, t);
+      if (ready >= 0 && ready !== mine) c.push(ready);
+      const d = findAction(legal, ActionKind.DISCARD, t);
+      if (d !== mine) c.push(d);
+    }
+    for (let i = 0; i < legal.length; i++) {
+      const k = actionKind(legal[i]!);
+      if ((k === ActionKind.CONCEALED_KONG || k === ActionKind.ADDED_KONG) && legal[i] !== mine && c.length < MAX_CANDIDATES) c.push(legal[i]!);
+    }
+    return c.length;
+  }
+
+  /** Candidates of a claim or rob window: pass and every claim; returns how many. */
+  private claimCandidates(legal: readonly Action[], mine: Action): number {
+    const c = this.cands;
+    c.length = 0;
+    c.push(mine);
+    for (let i = 0; i < legal.length && c.length < MAX_CANDIDATES; i++) if (legal[i] !== mine) c.push(legal[i]!);
+    return c.length;
+  }
+
+  /**
+   * The candidate with the best mean points over the same sampled worlds, if it beats greedy's
+   * choice (candidate 0) by more than `MARGIN_SE` standard errors of their paired difference;
+   * else greedy's choice (the noise of a few dozen rollouts would otherwise pick at random
+   * among near-equal discards).
+   */
+  private best(view: View, n: number): Action {
+    const worlds = Math.max(2, Math.floor(this.rollouts / n));
+    const sums = this.sums;
+    const squares = this.squares;
+    sums.fill(0, 0, n);
+    squares.fill(0, 0, n);
+    for (let w = 0; w < worlds; w++) {
+      sampleWorld(view, this.rng, this.world);
+      let base = 0;
+      for (let i = 0; i < n; i++) {
+        this.work.copyFrom(this.world);
+        this.work.step(this.seat, this.cands[i]!);
+        const v = this.playout(this.work);
+        if (i === 0) base = v;
+        const d = v - base;
+        sums[i]! += d;
+        squares[i]! += d * d;
+      }
+    }
+    let best = 0;
+    let bestMean = 0;
+    for (let i = 1; i < n; i++) {
+      const mean = sums[i]! / worlds;
+      const se = Math.sqrt(Math.max(0, squares[i]! / worlds - mean * mean) / (worlds - 1));
+      if (mean > bestMean && mean > MARGIN_SE * se) {
+        best = i;
+        bestMean = mean;
+      }
+    }
+    return this.cands[best]!;
+  }
+
+  /** Play `t` to the end with greedy in every seat; the seat's points. */
+  private playout(t: Table): number {
+    const e = sharedHandEval();
+    const legal = this.legal;
+    const seats = this.seats;
+    while (!t.isOver()) {
+      const k = t.pendingCount();
+      for (let i = 0; i < k; i++) seats[i] = t.pendingSeat(i);
+      for (let i = 0; i < k; i++) {
+        const s = seats[i]!;
+        t.legalInto(s, legal);
+        t.step(s, legal.length === 1 ? legal[0]! : greedyDecide(e, t.view(s), legal));
+      }
+    }
+    return t.result().deltas[this.seat]!;
+  }
+}
+
+/** The search bot at the default budget. */
+export const search: BotFactory = searchBot();
+
+export default search;
