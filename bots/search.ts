@@ -20,6 +20,8 @@ import { greedyDecide } from './greedy.js';
 export const SEARCH_ROLLOUTS = 64;
 /** The most discards kept for rollouts (greedy's best first). */
 const MAX_DISCARDS = 3;
+/** Worlds in which a seat that declared ready waits (a uniform hand almost never does). */
+const WORLDS = { readyWaits: true } as const;
 /** How many standard errors a candidate must beat greedy's choice by. */
 const MARGIN_SE = 1;
 /** Candidate actions at most (discards, their ready twins, kongs; or pass and the claims). */
@@ -42,8 +44,6 @@ class Search {
   /** Per candidate, the sum of its rollouts' points less candidate 0's in the same world, and of their squares. */
   private readonly sums = new Float64Array(MAX_CANDIDATES);
   private readonly squares = new Float64Array(MAX_CANDIDATES);
-  private readonly legal: Action[] = [];
-  private readonly seats = new Int8Array(4);
   private readonly ranked = new Int32Array(34);
   private readonly keys = new Float64Array(34);
 
@@ -132,12 +132,12 @@ class Search {
     sums.fill(0, 0, n);
     squares.fill(0, 0, n);
     for (let w = 0; w < worlds; w++) {
-      sampleWorld(view, this.rng, this.world);
+      sampleWorld(view, this.rng, this.world, WORLDS);
       let base = 0;
       for (let i = 0; i < n; i++) {
         this.work.copyFrom(this.world);
         this.work.step(this.seat, this.cands[i]!);
-        const v = this.playout(this.work);
+        const v = playOut(this.work, this.seat);
         if (i === 0) base = v;
         const d = v - base;
         sums[i]! += d;
@@ -156,23 +156,30 @@ class Search {
     }
     return this.cands[best]!;
   }
+}
 
-  /** Play `t` to the end with greedy in every seat; the seat's points. */
-  private playout(t: Table): number {
-    const e = sharedHandEval();
-    const legal = this.legal;
-    const seats = this.seats;
-    while (!t.isOver()) {
-      const k = t.pendingCount();
-      for (let i = 0; i < k; i++) seats[i] = t.pendingSeat(i);
-      for (let i = 0; i < k; i++) {
-        const s = seats[i]!;
-        t.legalInto(s, legal);
-        t.step(s, legal.length === 1 ? legal[0]! : greedyDecide(e, t.view(s), legal));
-      }
+/** Scratch of `playOut`: a legal list and the seats of a window. */
+const playLegal: Action[] = [];
+const playSeats = new Int8Array(4);
+
+/**
+ * A rollout: play `t` to the end of the hand with greedy in every seat; `seat`'s points. Reuses
+ * its lists (no allocation but the engine's own result record).
+ */
+export function playOut(t: Table, seat: number): number {
+  const e = sharedHandEval();
+  const legal = playLegal;
+  const seats = playSeats;
+  while (!t.isOver()) {
+    const k = t.pendingCount();
+    for (let i = 0; i < k; i++) seats[i] = t.pendingSeat(i);
+    for (let i = 0; i < k; i++) {
+      const s = seats[i]!;
+      t.legalInto(s, legal);
+      t.step(s, legal.length === 1 ? legal[0]! : greedyDecide(e, t.view(s), legal));
     }
-    return t.result().deltas[this.seat]!;
   }
+  return t.result().deltas[seat]!;
 }
 
 /** The search bot at the default budget. */

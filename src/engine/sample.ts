@@ -23,6 +23,17 @@ const unseen = new Uint8Array(FLOWER_BASE + FLOWERS);
 const pool = new Uint8Array(TOTAL_TILES);
 const whole = new Uint8Array(KINDS);
 
+/** How `sampleWorld` draws; by default, uniformly. */
+export interface SampleOptions {
+  /**
+   * Give each other seat that declared ready a hand that waits, built at random from the unseen
+   * tiles (its sets and a pair, less one tile), instead of a uniform hand, which almost never
+   * waits: nearer to what the declaration says, though not the exact posterior. For a search
+   * bot's opponents' model; off by default.
+   */
+  readonly readyWaits?: boolean;
+}
+
 /**
  * A table in the position of `view`, its hidden tiles drawn from `rng` (the seat's own stream,
  * or one derived from it): the decision of `view.seat` is pending there with the same legal
@@ -31,7 +42,7 @@ const whole = new Uint8Array(KINDS);
  * profile's (`rules.base`, `rules.perTai`). Throws RangeError when the view cannot be a
  * position of a hand (e.g. it is not the seat's decision).
  */
-export function sampleWorld(view: View, rng: Rng, into: Table = new Table()): Table {
+export function sampleWorld(view: View, rng: Rng, into: Table = new Table(), options: SampleOptions = {}): Table {
   const t = into;
   const me = view.seat;
   const rules = view.rules;
@@ -100,11 +111,23 @@ export function sampleWorld(view: View, rng: Rng, into: Table = new Table()): Ta
   for (let x = 0; x < KINDS; x++) for (let c = unseen[x]!; c > 0; c--) pool[n++] = x;
   shuffle(rng, 0, n);
   t.hand.fill(0);
+  t.ready.fill(0);
   const own = view.hand;
   for (let k = 0; k < KINDS; k++) t.hand[me * KINDS + k] = own[k]!;
   let p = 0;
+  if (options.readyWaits) {
+    for (let s = 0; s < 4; s++) {
+      if (s === me || !view.isReady(s)) continue;
+      const size = 16 - 3 * view.meldCount(s);
+      if (waitingHand(rng, p, n, size)) {
+        for (let i = 0; i < size; i++) t.hand[s * KINDS + pool[p++]!]!++;
+        t.ready[s] = 2; // dealt (reset below)
+      }
+    }
+    if (p > 0) shuffle(rng, p, n);
+  }
   for (let s = 0; s < 4; s++) {
-    if (s === me) continue;
+    if (s === me || t.ready[s] === 2) continue;
     const size = 16 - 3 * view.meldCount(s);
     if (p + size > n) throw new RangeError(`sampleWorld: the view of seat ${me} leaves too few unseen tiles for the other hands`);
     for (let i = 0; i < size; i++) t.hand[s * KINDS + pool[p++]!]!++;
@@ -150,6 +173,62 @@ export function sampleWorld(view: View, rng: Rng, into: Table = new Table()): Ta
   if (!t.isPending(me)) throw new RangeError(`sampleWorld: seat ${me} has no decision in the position its view shows`);
   return t;
 }
+
+/**
+ * Move to `pool[at..at+size)` a hand of `size` tiles that waits, built from the (shuffled)
+ * tiles of `pool[at..to)`: (size − 1) / 3 sets — a pung or a chow through a tile taken at random
+ * — and a pair, less one of its tiles taken at random. False (the pool's order unchanged as a
+ * multiset) when a few tries find none.
+ */
+function waitingHand(rng: Rng, at: number, to: number, size: number): boolean {
+  const sets = (size - 1) / 3;
+  const avail = counts;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    avail.fill(0);
+    for (let i = at; i < to; i++) avail[pool[i]!]!++;
+    let k = 0;
+    const pick = () => pool[at + Math.floor(rng() * (to - at))]!;
+    // The pair.
+    for (let tries = 0; tries < 16 && k === 0; tries++) {
+      const x = pick();
+      if (avail[x]! >= 2) (avail[x]! -= 2), (built[k++] = x), (built[k++] = x);
+    }
+    if (k === 0) continue;
+    for (let m = 0; m < sets; m++) {
+      let done = false;
+      for (let tries = 0; tries < 16 && !done; tries++) {
+        const x = pick();
+        if (avail[x]! === 0) continue;
+        if (rng() < 0.3 || x >= 27) {
+          if (avail[x]! >= 3) (avail[x]! -= 3), (built[k++] = x), (built[k++] = x), (built[k++] = x), (done = true);
+          continue;
+        }
+        const start = x - Math.floor(rng() * 3);
+        if (start < 0 || ((start / 9) | 0) !== (((start + 2) / 9) | 0) || start + 2 >= 27) continue;
+        if (avail[start]! > 0 && avail[start + 1]! > 0 && avail[start + 2]! > 0) {
+          for (let y = start; y < start + 3; y++) avail[y]!--, (built[k++] = y);
+          done = true;
+        }
+      }
+      if (!done) break;
+    }
+    if (k !== size + 1) continue;
+    // Leave out one tile: the hand then waits at least on it. Move the rest to the front of the pool.
+    const out = Math.floor(rng() * k);
+    built[out] = built[--k]!;
+    for (let i = 0; i < k; i++) {
+      let j = at + i;
+      while (pool[j] !== built[i]) j++;
+      const x = pool[at + i]!;
+      pool[at + i] = pool[j]!;
+      pool[j] = x;
+    }
+    return true;
+  }
+  return false;
+}
+const counts = new Uint8Array(KINDS);
+const built = new Uint8Array(20);
 
 /** Shuffle `pool[from..to)` uniformly (Fisher–Yates). */
 function shuffle(rng: Rng, from: number, to: number): void {
