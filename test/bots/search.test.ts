@@ -14,6 +14,7 @@ import { SEARCH_ROLLOUTS, searchBot } from '../../bots/search.js';
 import { getProfile, PROFILE_NAMES } from '../../src/rules/index.js';
 import { makeRng, type Rng } from '../../src/core/rng.js';
 import { ActionKind, actionKind, playHand, Table, type Action, type View } from '../../src/engine/index.js';
+import { reshuffledHidden } from '../support/hidden.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/tw16.js');
@@ -93,7 +94,7 @@ describe('search plays', () => {
           const legal = Array.from(t.legalOf(s));
           if (s === 0 && legal.length > 1) {
             const a = searchBot(8)(0, makeRng(`r${compared}`), rules).decide(t.view(0), legal);
-            const other = hiddenShuffled(t, 0, makeRng(`h${compared}`));
+            const other = reshuffledHidden(t, 0, makeRng(`h${compared}`));
             const b = searchBot(8)(0, makeRng(`r${compared}`), rules).decide(other.view(0), Array.from(other.legalOf(0)));
             expect(b).toBe(a);
             compared++;
@@ -105,37 +106,6 @@ describe('search plays', () => {
     expect(compared).toBeGreaterThan(10);
   });
 });
-
-/** `t` with the other seats' hands and the live wall dealt again (flowers kept in the wall). */
-function hiddenShuffled(t: Table, seat: number, rng: Rng): Table {
-  const snap = t.snapshot();
-  const st = snap.state as Record<string, number[]>;
-  const tiles: number[] = [];
-  const sizes = [0, 0, 0, 0];
-  for (let s = 0; s < 4; s++) {
-    if (s === seat) continue;
-    for (let k = 0; k < 34; k++) for (let c = 0; c < st.hand![s * 34 + k]!; c++) tiles.push(k), sizes[s]!++;
-  }
-  const flowers: number[] = [];
-  for (let i = t.front; i < t.end; i++) (st.wall![i]! >= 34 ? flowers : tiles).push(st.wall![i]!);
-  for (let i = tiles.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [tiles[i], tiles[j]] = [tiles[j]!, tiles[i]!];
-  }
-  let p = 0;
-  for (let s = 0; s < 4; s++) {
-    if (s === seat) continue;
-    for (let k = 0; k < 34; k++) st.hand![s * 34 + k] = 0;
-    for (let i = 0; i < sizes[s]!; i++) st.hand![s * 34 + tiles[p++]!]!++;
-  }
-  const rest = [...tiles.slice(p), ...flowers];
-  for (let i = rest.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [rest[i], rest[j]] = [rest[j]!, rest[i]!];
-  }
-  for (let i = t.front; i < t.end; i++) st.wall![i] = rest[i - t.front]!;
-  return Table.restore(snap);
-}
 
 const FILES = ['hands.arrow', 'manifest.json', 'report.html', 'report.md', 'summary.json', 'wins.arrow'];
 function run(args: readonly string[], fault?: Record<string, unknown>) {

@@ -12,6 +12,7 @@ import { scoreWin } from '../../src/engine/end.js';
 import { PHASE_ROB, PHASE_TURN } from '../../src/engine/constants.js';
 import { viewData } from '../../src/harness/players/views.js';
 import { greedy } from '../../bots/greedy.js';
+import { reshuffledHidden } from '../support/hidden.js';
 
 /**
  * A policy that makes every kind of position: greedy play (so hands get ready and win), with
@@ -103,46 +104,32 @@ describe('sampleWorld: the seat is in the same position with the same decision',
   });
 });
 
-/**
- * `real` with the tiles its seat `seat` cannot see (other hands, the live wall) dealt again
- * in another order: a table that differs from it only in hidden tiles.
- */
-function reshuffledHidden(real: Table, seat: number, rng: Rng): Table {
-  const snap = real.snapshot();
-  const st = snap.state as Record<string, number[]>;
-  const hand = st.hand!;
-  const wall = st.wall!;
-  const front = real.front;
-  const end = real.end;
-  const tiles: number[] = [];
-  const sizes: number[] = [];
-  for (let s = 0; s < 4; s++) {
-    let n = 0;
-    if (s !== seat) for (let k = 0; k < KINDS; k++) for (let c = 0; c < hand[s * KINDS + k]!; c++) tiles.push(k), n++;
-    sizes.push(n);
-  }
-  for (let i = front; i < end; i++) tiles.push(wall[i]!);
-  for (let i = tiles.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [tiles[i], tiles[j]] = [tiles[j]!, tiles[i]!];
-  }
-  // Flowers must stay in the wall; deal the non-flowers to the hands first.
-  const flowers = tiles.filter((x) => x >= FLOWER_BASE);
-  const plain = tiles.filter((x) => x < FLOWER_BASE);
-  let p = 0;
-  for (let s = 0; s < 4; s++) {
-    if (s === seat) continue;
-    for (let k = 0; k < KINDS; k++) hand[s * KINDS + k] = 0;
-    for (let i = 0; i < sizes[s]!; i++) hand[s * KINDS + plain[p++]!]!++;
-  }
-  const rest = [...plain.slice(p), ...flowers];
-  for (let i = rest.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [rest[i], rest[j]] = [rest[j]!, rest[i]!];
-  }
-  for (let i = front; i < end; i++) wall[i] = rest[i - front]!;
-  return Table.restore(snap);
-}
+describe('sampleWorld with readyWaits', () => {
+  it('gives every other seat that declared ready a hand that waits, the seat the same decision', () => {
+    const rules = getProfile('p0');
+    const rng = makeRng('ready-waits');
+    const world = new Table();
+    let ready = 0;
+    let uniformWaiting = 0;
+    for (let key = 0; key < 30; key++) {
+      walk(rules, key, (real, seat) => {
+        const others = [1, 2, 3].map((d) => (seat + d) & 3).filter((s) => real.view(seat).isReady(s));
+        if (others.length === 0) return;
+        sampleWorld(real.view(seat), rng, world, { readyWaits: true });
+        checkTable(world);
+        expect(seen(world, seat)).toEqual(seen(real, seat));
+        expect(Array.from(world.legalOf(seat))).toEqual(Array.from(real.legalOf(seat)));
+        for (const s of others) expect(world.hands[s]!.waits().length, `seat ${s} declared ready`).toBeGreaterThan(0);
+        ready += others.length;
+        sampleWorld(real.view(seat), rng, world);
+        for (const s of others) if (world.hands[s]!.waits().length > 0) uniformWaiting++;
+      });
+    }
+    expect(ready).toBeGreaterThan(100);
+    // Uniform hands almost never wait: the option is what makes them.
+    expect(uniformWaiting).toBeLessThan(ready / 10);
+  });
+});
 
 describe('sampleWorld reads only the view', () => {
   /** Samples of the same stream from the seat's view at `real` and at a table differing from it only in hidden tiles; how many differed. */
