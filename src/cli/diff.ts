@@ -3,11 +3,10 @@
  * identical, 1 when they differ (usable in CI), 2 on bad input (not two complete results),
  * 3 when the report cannot be written.
  */
-import { mkdirSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { diffResults, type DiffSummary } from '../harness/analysis/diff.js';
 import { EXIT } from '../core/errors.js';
-import { io } from '../harness/io/files.js';
+import { makeDirs } from '../harness/io/files.js';
 import { ci, table } from '../harness/analysis/format.js';
 import { asTyped } from './invocation.js';
 
@@ -95,7 +94,7 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
     if (args.report) {
       const { writeDiffReport } = await import('../harness/analysis/report.js'); // vega loads only when asked for
       const dir = args.report;
-      io(dir, 'create directory', () => mkdirSync(dir, { recursive: true }));
+      makeDirs(dir);
       const files = await writeDiffReport(d, dir);
       if (!args.json) process.stdout.write(`report: ${Object.values(files).join(', ')}\n`);
     }

@@ -22,7 +22,7 @@ import { shellQuote } from '../core/shell.js';
 import { badDeals, botBase, loadExperiment, parseBotsFlag, parseRecord, recheckExperiment, RECORD_KINDS, type BotSpec, type Experiment } from '../harness/experiment/experiment.js';
 import { typeWarnings } from '../harness/players/typecheck.js';
 import { formatSummary } from '../harness/analysis/format.js';
-import { DEFAULT_DECISION_TIMEOUT_MS, runExperiment, type RunOutcome } from '../harness/run/run.js';
+import { DEFAULT_DECISION_TIMEOUT_MS, DEFAULT_WORKER_MEMORY_MB, runExperiment, type RunOutcome } from '../harness/run/run.js';
 import { parseShard, shardDirName, shardFromEnv, shardName, type Shard } from '../harness/experiment/shard.js';
 import { rulesListFlag } from './flags.js';
 import { experimentFile } from './list.js';
@@ -34,6 +34,7 @@ interface RunArgs {
   hands?: number;
   matches?: number;
   workers?: number;
+  workerMemory?: number;
   out?: string;
   seed?: string;
   batch?: number;
@@ -163,6 +164,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe:
           'worker threads (default: cores). 0 runs the bots in this thread, for a debugger: there no time limit can stop a decision and Ctrl-C acts between jobs, so a bot that never returns needs kill -9 (progress is saved each second; --resume continues)',
       })
+      .option('worker-memory', { type: 'number', describe: `heap limit of each worker thread in MB (default ${DEFAULT_WORKER_MEMORY_MB}); a bot that needs more stops the run as a bot error naming it` })
       .option('out', { type: 'string', describe: 'output directory (default: results/<name>)' })
       .option('seed', { type: 'string', describe: 'experiment seed (overrides the file)' })
       .option('batch', { type: 'number', describe: 'deals per job (default: about 2,000 hands); never changes the output' })
@@ -213,6 +215,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
     if (tsBots.length > 0) for (const line of typeWarnings(tsBots)) process.stderr.write(`${line}\n`);
     positiveInt('workers', a.workers, 0);
     positiveInt('batch', a.batch);
+    positiveInt('worker-memory', a.workerMemory, 16);
     positiveInt('tables', a.tables);
     if (a.decisionTimeout !== undefined && !(a.decisionTimeout >= 0)) throw new UsageError(`--decision-timeout: expected seconds ≥ 0, got ${a.decisionTimeout}`);
     if (a.resume && a.force) throw new UsageError('--resume continues the run in the output directory, --force discards it: give one');
@@ -236,6 +239,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         outDir,
         ...(a.workers !== undefined ? { workers: a.workers } : {}),
         ...(a.batch !== undefined ? { dealsPerJob: a.batch } : {}),
+        ...(a.workerMemory !== undefined ? { workerMemoryMb: a.workerMemory } : {}),
         ...(a.tables !== undefined ? { tables: a.tables } : {}),
         ...(a.decisionTimeout !== undefined ? { decisionTimeoutMs: a.decisionTimeout * 1000 } : {}),
         resume: a.resume ?? false,
@@ -245,6 +249,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
         ...(shard ? { shard } : {}),
         report: true,
         signal: controller.signal,
+        onNote: (line) => process.stderr.write(`tw16: ${line}\n`),
         ...(a.quiet ? {} : { onProgress: progressReporter(tty, (s) => process.stderr.write(s)) }),
       });
       if (tty && !a.quiet) process.stderr.write('\n');

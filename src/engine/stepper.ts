@@ -152,7 +152,11 @@ export class HandStepper {
       try {
         table.apply(s, a);
       } catch (err) {
-        if (err instanceof IllegalActionError) throw this.botError(s, 'returned an illegal action', err.legal, undefined, { action: a });
+        if (err instanceof IllegalActionError) {
+          // An async decide answers a Promise, which prints as `?{}`: say what it is.
+          if (typeof (a as { then?: unknown } | null)?.then === 'function') throw this.botError(s, 'returned a Promise: decide must be synchronous (return an action, not a Promise; no async decide)', err.legal);
+          throw this.botError(s, 'returned an illegal action', err.legal, undefined, { action: a });
+        }
         throw this.found(err);
       }
     }

@@ -330,9 +330,9 @@ describe('runs that cannot or must not start', () => {
     expect(r.code).toBe(2);
   });
 
-  it('--workers 8 prints no warning', () => {
+  it('--workers 8 on a run of one job uses one thread, saying so in one line', () => {
     const r = tw16(['run', SMALL, '--out', join(base, 'w8'), '--workers', '8', '--quiet']);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe('tw16: --workers 8: using 1 (1 job to play; more threads cannot run at once)\n');
     expect(r.code).toBe(0);
   });
 });

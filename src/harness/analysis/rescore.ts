@@ -12,7 +12,7 @@
  * wins are counted and listed apart. The statistics before and after are the runs' own
  * (summary.ts: clustered by deal), per arm.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
 import { UsageError } from '../../core/errors.js';
@@ -24,7 +24,8 @@ import { encodeStrings, keepRows, type Batch } from '../io/columns.js';
 import { io, writeAtomic } from '../io/files.js';
 import { readBatches, readMetadata, toBatch } from '../io/read.js';
 import { HAND_COLUMNS, handColumns, WIN_COLUMNS } from '../results/records.js';
-import { commitResult, hasManifest, MANIFEST, openResult, withStaging } from '../results/resultdir.js';
+import { withDirLock } from '../results/lock.js';
+import { commitResult, hasManifest, MANIFEST, openResult, withStaging, type Manifest } from '../results/resultdir.js';
 import { noEstimate, type Estimate } from './stats.js';
 import { summarize, type Summary } from './summary.js';
 import { winFactsFromRow, type WinRow } from '../results/winrow.js';
@@ -161,8 +162,6 @@ function winRowOf(rb: RecordBatch, i: number): WinRow {
  * (staged, manifest last). An `outDir` holding a complete result is replaced only with `force`.
  */
 export async function rescoreResults(from: string, rulesSpec: string, outDir: string, listLimit = 20, force = false): Promise<RescoreSummary> {
-  const handsPath = join(from, 'hands.arrow');
-  const winsPath = join(from, 'wins.arrow');
   if (resolve(outDir) === resolve(from)) throw new UsageError(`--out ${outDir}: must differ from the run being rescored`);
   let profile: Profile;
   try {
@@ -171,6 +170,14 @@ export async function rescoreResults(from: string, rulesSpec: string, outDir: st
     throw new UsageError(`--rules ${rulesSpec}: ${(e as Error).message}`);
   }
   const source = await openResult(from);
+  // One process per result directory (lock.ts): the rescore holds `outDir` while it writes it.
+  return withDirLock(outDir, 'tw16 rescore', () => rescoreInto(from, rulesSpec, profile, outDir, source, listLimit, force));
+}
+
+/** `rescoreResults` once `outDir` is locked. */
+async function rescoreInto(from: string, rulesSpec: string, profile: Profile, outDir: string, source: Manifest, listLimit: number, force: boolean): Promise<RescoreSummary> {
+  const handsPath = join(from, 'hands.arrow');
+  const winsPath = join(from, 'wins.arrow');
   if (!force && hasManifest(outDir)) throw new UsageError(`${outDir}: holds a complete result (${MANIFEST}); replace it with --force, or choose another --out`);
   const meta = await readMetadata(handsPath);
   const experiment = JSON.parse(meta.get('tw16.experiment') ?? '{}') as { stakes?: { base: number; perTai: number }; luck?: boolean };
@@ -187,7 +194,6 @@ export async function rescoreResults(from: string, rulesSpec: string, outDir: st
       ['tw16.rescore', JSON.stringify({ from: meta.get('tw16.profiles') ? JSON.parse(meta.get('tw16.profiles')!).map((p: Profile) => p.name) : [], rules: profile.name })],
     ]);
 
-  io(outDir, 'create directory', () => mkdirSync(outDir, { recursive: true }));
   return withStaging(outDir, async (staging) => {
     const handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), handCols, newMeta('hands'));
     const winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, newMeta('wins'));

@@ -4,9 +4,9 @@
  * OS failure becomes an IoError naming the path (exit 3) instead of a raw Node error.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, fsync, fsyncSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { InputError, IoError, isSystemError } from '../../core/errors.js';
 
 /** Run `fn`; an OS error becomes an IoError saying what could not be done to `path`. */
@@ -111,6 +111,41 @@ export function writeAtomic(file: string, data: string | Uint8Array): void {
   });
   io(file, `rename ${basename(tmp)} to`, () => renameSync(tmp, file));
   fsyncDir(dirname(file));
+}
+
+/**
+ * Create directory `dir` and its missing parents, one mkdir each (not `mkdirSync`'s recursive
+ * mode: on Node 20 it loops forever where mkdir answers ENOENT for a parent that exists, as under
+ * /proc). A path that cannot hold a directory fails at once: a parent that is a file is bad input
+ * (exit 2), anything else the OS refuses an IoError naming the path (exit 3). True when `dir` was created.
+ */
+export function makeDirs(dir: string): boolean {
+  const path = resolve(dir);
+  const missing: string[] = [];
+  for (let p = path; ; p = dirname(p)) {
+    let isDir: boolean;
+    try {
+      isDir = statSync(p).isDirectory();
+    } catch (err) {
+      if (isSystemError(err) && err.code === 'ENOENT' && dirname(p) !== p) {
+        missing.unshift(p);
+        continue;
+      }
+      if (isSystemError(err) && err.code === 'ENOTDIR') throw new InputError(`${dir}: cannot hold a directory: a parent of it is a file`);
+      throw isSystemError(err) ? new IoError(p, 'create directory', err) : err;
+    }
+    if (!isDir) throw new InputError(p === path ? `${dir}: is a file, not a directory` : `${dir}: cannot hold a directory: ${p} is a file`);
+    break;
+  }
+  for (const p of missing) {
+    try {
+      mkdirSync(p);
+    } catch (err) {
+      if (isSystemError(err) && err.code === 'EEXIST' && statSync(p).isDirectory()) continue; // made meanwhile by another process
+      throw isSystemError(err) ? new IoError(dir, 'create directory', err) : err;
+    }
+  }
+  return missing.length > 0;
 }
 
 /** Remove a file if it exists. */

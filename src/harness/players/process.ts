@@ -60,6 +60,13 @@ export interface StartOptions {
   readonly stderr?: (line: string) => void;
 }
 
+/**
+ * The longest line a bot program may write (characters, without the newline): 1 MiB. A reply
+ * holds one short action per decision, so real lines are far below it; a longer one is a
+ * protocol fault naming its size, found once that many characters are in (docs/protocol.md).
+ */
+export const MAX_LINE = 1 << 20;
+
 /** How long a bot being stopped for a fault may read tw16's error line before it is killed (ms). */
 const ABORT_GRACE_MS = 500;
 
@@ -212,15 +219,34 @@ export class BotProcess {
     });
   }
 
+  /**
+   * A chunk of the program's stdout: its complete lines are handled, the rest kept until its
+   * newline comes. A line longer than MAX_LINE is a protocol fault as soon as that many
+   * characters are in, so memory stays bounded whatever the program writes (it is stopped).
+   */
   private onOut(chunk: string): void {
-    this.out += chunk;
+    let start = 0;
     let nl: number;
-    while ((nl = this.out.indexOf('\n')) >= 0) {
-      const line = this.out.slice(0, nl);
-      this.out = this.out.slice(nl + 1);
+    while ((nl = chunk.indexOf('\n', start)) >= 0) {
       if (this.failure) return;
+      const line = this.out + chunk.slice(start, nl);
+      this.out = '';
+      start = nl + 1;
+      if (line.length > MAX_LINE) {
+        this.lineTooLong(line.length, true);
+        return;
+      }
       this.onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
     }
+    if (this.failure) return;
+    this.out += chunk.slice(start);
+    if (this.out.length > MAX_LINE) this.lineTooLong(this.out.length, false);
+  }
+
+  private lineTooLong(length: number, whole: boolean): void {
+    this.out = '';
+    const size = `${whole ? '' : 'at least '}${length.toLocaleString('en-US')} characters`;
+    this.fail(new BotProcessError('protocol', `wrote a line of ${size}, over the protocol's bound of ${MAX_LINE.toLocaleString('en-US')} (1 MiB; docs/protocol.md)`));
   }
 
   private onLine(line: string): void {
@@ -260,6 +286,11 @@ export class BotProcess {
     while ((nl = this.err.indexOf('\n')) >= 0) {
       this.errLine(this.err.slice(0, nl));
       this.err = this.err.slice(nl + 1);
+    }
+    // A stderr line longer than the bound is passed on in pieces (memory stays bounded).
+    if (this.err.length > MAX_LINE) {
+      this.errLine(this.err);
+      this.err = '';
     }
   }
 

@@ -99,6 +99,38 @@ export interface StuckDecision extends PlayAt {
   readonly seat: number;
 }
 
+/** The decision a slot records. */
+function decisionIn(b: Uint32Array<ArrayBufferLike>): StuckDecision {
+  return { seat: b[SEAT]!, handKey: b[KEY]!, dealer: b[DEALER]!, round: b[ROUND]! as Wind, streak: b[STREAK]!, arm: b[ARM]!, seating: b[SEATING]! };
+}
+
+/** Zero heartbeat slot `slot` of `buffer` (a job is about to use it). */
+export function clearSlot(buffer: SharedArrayBuffer, slot: number): void {
+  new Uint32Array(buffer, slot * SLOT_SIZE * Uint32Array.BYTES_PER_ELEMENT, SLOT_SIZE).fill(0);
+}
+
+/**
+ * The last decision a bot in JavaScript made in heartbeat slot `slot` of `buffer` (`busy`: it
+ * had not returned), or undefined when none did: who to name when the worker of that slot dies.
+ */
+export function lastDecision(buffer: SharedArrayBuffer, slot: number): (StuckDecision & { busy: boolean }) | undefined {
+  const b = new Uint32Array(buffer, slot * SLOT_SIZE * Uint32Array.BYTES_PER_ELEMENT, SLOT_SIZE);
+  if (b[SEQ] === 0) return undefined;
+  return { ...decisionIn(b), busy: b[BUSY] === 1 };
+}
+
+/** The last decision made in this thread's slot (busy or not), or undefined. */
+export function lastDecisionHere(): StuckDecision | undefined {
+  const b = beat;
+  return b[SEQ] === 0 ? undefined : decisionIn(b);
+}
+
+/** The decision being made in this thread now (a timer it schedules is its own), or undefined. */
+export function decidingNow(): StuckDecision | undefined {
+  const b = beat;
+  return b[BUSY] === 1 ? decisionIn(b) : undefined;
+}
+
 /**
  * Samples the slots of jobs in flight every `limitMs / 5` (at least every 250 ms) and calls
  * `onTimeout` once for a slot busy on the same decision for `limitMs` or longer.
@@ -141,7 +173,7 @@ export class Watchdog {
         w.since = now;
       } else if (now - w.since >= this.limitMs) {
         this.watched.delete(slot);
-        this.onTimeout(slot, { seat: b[SEAT]!, handKey: b[KEY]!, dealer: b[DEALER]!, round: b[ROUND]! as Wind, streak: b[STREAK]!, arm: b[ARM]!, seating: b[SEATING]! });
+        this.onTimeout(slot, decisionIn(b));
       }
     }
   }

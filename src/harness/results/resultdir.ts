@@ -67,7 +67,7 @@ export function hasManifest(dir: string): boolean {
 export function startStaging(dir: string): string {
   const staging = join(dir, STAGING);
   removeTree(staging);
-  io(staging, 'create directory', () => mkdirSync(staging, { recursive: true }));
+  io(staging, 'create directory', () => mkdirSync(staging));
   return staging;
 }
 

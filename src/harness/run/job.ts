@@ -13,7 +13,7 @@ import { fullStack } from '../../core/errors.js';
 import { getProfile, type Profile } from '../../rules/index.js';
 import { isBuiltinBot, loadBotFactory } from '../players/load.js';
 import type { BotCommand, BotProcess } from '../players/process.js';
-import type { PlayAt } from '../players/watchdog.js';
+import type { PlayAt, StuckDecision } from '../players/watchdog.js';
 import type { Batch } from '../io/columns.js';
 import { botBase, botCommand, firstSeating, replaySpecs, resolvePath, seatingPlan, type Experiment, type ReplaySpecs, type SeatingPlan } from '../experiment/experiment.js';
 import { faultMessage, replayCommand } from '../experiment/replay.js';
@@ -128,6 +128,20 @@ export function replayOf(e: Experiment, res: Resolved, at: PlayAt, check = false
     bots: res.seatings[at.seating]!.map((i) => res.replay.bots[e.bots[i]!.name]!),
     check,
   });
+}
+
+/**
+ * The failure of job `job` when a bot in JavaScript ended (or would have ended) its worker: the
+ * BotError line naming the bot, seat and hand of decision `at`, `what` it did, and the hand's
+ * replay command. `at`: the decision running, or the last one made, in the worker's slot.
+ */
+export async function workerFault(job: Job, at: StuckDecision, what: string): Promise<JobResult> {
+  const e = job.experiment;
+  const res = await resolveExperiment(e);
+  const name = e.bots[res.seatings[at.seating]![at.seat]!]!.name;
+  const message = `bot "${name}" (seat ${at.seat}) in hand ${at.handKey} ${what}; reproduce: ${replayOf(e, res, at)}`;
+  const empty = newBuilders(0, e);
+  return { index: job.index, hands: empty.hands.build(), wins: empty.wins.build(), played: 0, error: { message, deal: job.firstDeal, kind: 'bot' } };
 }
 
 /**

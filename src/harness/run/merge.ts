@@ -7,7 +7,7 @@
  * fixed-size batches) and the run's own `finish` (summary, reports, manifest last): one code path,
  * one batch in memory at a time.
  */
-import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, UsageError } from '../../core/errors.js';
 import { VERSION } from '../../version.js';
@@ -18,6 +18,7 @@ import { io, removeTree } from '../io/files.js';
 import { readBatches, readMetadata, toBatch } from '../io/read.js';
 import { handColumns, WIN_COLUMNS } from '../results/records.js';
 import { DECISION_COLUMNS } from '../results/decisions.js';
+import { withDirLock } from '../results/lock.js';
 import { hasManifest, MANIFEST, openShard, startStaging, type Manifest } from '../results/resultdir.js';
 import { finish } from './run.js';
 import { experimentHash, readRunState, RUN_STATE } from '../results/runstate.js';
@@ -238,13 +239,18 @@ export async function mergeShards(opts: MergeOptions): Promise<MergeOutcome> {
     const real = realpathSync(dir);
     const inside = shards.find((s) => realpathSync(s.dir) === real);
     if (inside) throw new UsageError(`${dir}: is one of the shards; merge into another directory (e.g. the shards' parent)`);
-    if (!opts.force) {
-      if (existsSync(join(dir, RUN_STATE))) throw new UsageError(`${dir}: holds an unfinished run (${RUN_STATE}); merge into another directory, or discard that run with --force`);
-      if (hasManifest(dir)) throw new UsageError(`${dir}: holds a complete result (${MANIFEST}); replace it with --force, or choose another directory`);
-    }
   }
+  // One process per result directory (lock.ts): a run or another merge into `dir` refuses this one.
+  return withDirLock(dir, 'tw16 merge', () => mergeInto(opts, shards, deals, t0));
+}
 
-  io(dir, 'create directory', () => mkdirSync(dir, { recursive: true }));
+/** `mergeShards` once `dir` is locked: what it holds is checked, then the shards are written. */
+async function mergeInto(opts: MergeOptions, shards: Awaited<ReturnType<typeof openShards>>['shards'], deals: number, t0: number): Promise<MergeOutcome> {
+  const dir = opts.outDir;
+  if (!opts.force) {
+    if (existsSync(join(dir, RUN_STATE))) throw new UsageError(`${dir}: holds an unfinished run (${RUN_STATE}); merge into another directory, or discard that run with --force`);
+    if (hasManifest(dir)) throw new UsageError(`${dir}: holds a complete result (${MANIFEST}); replace it with --force, or choose another directory`);
+  }
   const staging = startStaging(dir);
   const first = shards[0]!;
   let handsOut: ArrowTableWriter | undefined;

@@ -21,7 +21,7 @@
  *   only the deals before it from the journal, so where a run stops is a pure function of the
  *   experiment too; a run that stops early finishes like one that played every deal.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
@@ -32,7 +32,7 @@ import { cachedHandTables } from '../io/tablecache.js';
 import { botChange, botFingerprints } from '../experiment/botfiles.js';
 import { badDeals, recordedExperiment, seatingPlan, stopLooks, type Experiment } from '../experiment/experiment.js';
 import { fsyncDir, io, readJsonFile, removeFile, removeTree, writeAtomic } from '../io/files.js';
-import { replayOf, resolveExperiment, runJob, type Job, type JobResult, type Resolved } from './job.js';
+import { replayOf, resolveExperiment, runJob, workerFault, type Job, type JobResult, type Resolved } from './job.js';
 import { closePrograms } from './tables.js';
 import { childList, drained, killListed } from '../players/children.js';
 import { Journal, journalBatches, verifyJournal, type JournalMark, type RowCheck, type VerifiedJournal } from '../io/journal.js';
@@ -41,15 +41,18 @@ import type { Batch } from '../io/columns.js';
 import { handColumns, WIN_COLUMNS } from '../results/records.js';
 import { DECISION_COLUMNS } from '../results/decisions.js';
 import { OBS_FORMAT } from '../../engine/index.js';
+import { withDirLock } from '../results/lock.js';
 import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from '../results/resultdir.js';
 import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, writeRunStateAsync, type RunState } from '../results/runstate.js';
 import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from '../experiment/shard.js';
 import { LuckFitFeed, seatingsReplay, stopEstimate, summarize, type Summary } from '../analysis/summary.js';
 import { decide, stopDesign } from '../analysis/sequential.js';
-import { newHeartbeats, Watchdog, type StuckDecision } from '../players/watchdog.js';
+import { clearSlot, lastDecision, newHeartbeats, Watchdog, type StuckDecision } from '../players/watchdog.js';
 
 /** A written job is checkpointed once the last checkpoint is this old (ms): about what a crash can cost. */
 export const CHECKPOINT_MS = 1000;
+/** Default heap limit of a worker thread (MB): a bot that needs more fails as a bot, naming itself. */
+export const DEFAULT_WORKER_MEMORY_MB = 2048;
 /** Default time a bot may take over one decision (ms). */
 export const DEFAULT_DECISION_TIMEOUT_MS = 5000;
 
@@ -74,6 +77,8 @@ export interface RunOptions {
    * for bots in JavaScript; a bot program must answer each request line within it, in-process too.
    */
   readonly decisionTimeoutMs?: number;
+  /** Heap limit of each worker thread (MB; default DEFAULT_WORKER_MEMORY_MB): a bot past it is a BotError naming it. */
+  readonly workerMemoryMb?: number;
   /** Tables each worker plays at once when bot programs sit at them (their decisions batched; tables.ts). Never changes the output. */
   readonly tables?: number;
   /** Both referees after every step of every hand, in every job (slow). A finding stops the run as an internal error naming the hand. */
@@ -87,6 +92,8 @@ export interface RunOptions {
   readonly shard?: Shard;
   /** Abort to stop: the jobs in flight are dropped, progress is saved, the run can be resumed. */
   readonly signal?: AbortSignal;
+  /** Told one line about how the run goes that is no error (the worker count, when capped). */
+  readonly onNote?: (line: string) => void;
   /** Called after each written job (for progress output). */
   readonly onProgress?: (p: Progress) => void;
 }
@@ -222,8 +229,28 @@ function stateMismatch(state: RunState, recorded: unknown, expHash: string, e: E
   return undefined;
 }
 
-/** Run (or resume) an experiment. Bad input → InputError before anything on disk changes. */
-export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
+/**
+ * Run (or resume) an experiment, holding the lock of its result directory throughout (lock.ts:
+ * another process on it is refused). Bad input → InputError before anything on disk changes.
+ */
+export function runExperiment(opts: RunOptions): Promise<RunOutcome> {
+  const how = opts.resume ? ' --resume' : opts.continue ? ' --continue' : '';
+  return withDirLock(opts.outDir, `tw16 run${how}`, () => playExperiment(opts));
+}
+
+/**
+ * The threads a pool gets: the request (default: the cores), at most one per core and per job
+ * left; `capped` says why fewer than asked for (the line the CLI prints).
+ */
+export function poolSize(requested: number | undefined, jobs: number, cores = availableParallelism()): { workers: number; capped?: string } {
+  const want = requested ?? cores;
+  const workers = Math.max(1, Math.min(want, cores, jobs));
+  if (requested === undefined || workers === requested) return { workers };
+  const by = workers === jobs && jobs < cores ? `${jobs.toLocaleString('en-US')} job${jobs === 1 ? '' : 's'} to play` : `${cores} core${cores === 1 ? '' : 's'}`;
+  return { workers, capped: `--workers ${requested}: using ${workers} (${by}; more threads cannot run at once)` };
+}
+
+async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
   const e = opts.experiment;
   const dir = opts.outDir;
   const path = (f: string) => join(dir, f);
@@ -280,7 +307,6 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
     if (hasManifest(dir)) throw new UsageError(`${dir}: holds a complete result (${MANIFEST}); replace it with --force, or choose another --out`);
   }
 
-  io(dir, 'create directory', () => mkdirSync(dir, { recursive: true }));
   const staging = startStaging(dir);
   // The final files, written in the staging directory as jobs complete, and the journals.
   let handsOut: ArrowTableWriter | undefined;
@@ -418,8 +444,11 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
       }
     };
     const timeoutMs = opts.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS;
-    const jobs = planJobs(e, dealsDone, opts.dealsPerJob ?? defaultDealsPerJob(e), { timeoutMs, ...(opts.tables !== undefined ? { tables: opts.tables } : {}), ...(opts.check ? { check: true } : {}) }, looks);
-    const workers = opts.workers ?? availableParallelism();
+    const perJob = opts.dealsPerJob ?? defaultDealsPerJob(e);
+    const pool = opts.workers === 0 ? { workers: 0 } : poolSize(opts.workers, Math.ceil((end - dealsDone) / perJob));
+    if (pool.capped) opts.onNote?.(pool.capped);
+    const workers = pool.workers;
+    const jobs = planJobs(e, dealsDone, perJob, { timeoutMs, ...(opts.tables !== undefined ? { tables: opts.tables } : {}), ...(opts.check ? { check: true } : {}) }, looks);
 
     const toPlay = dealsDone < end; // a resume may have only the finish left
     if (toPlay && workers === 0) {
@@ -442,7 +471,7 @@ export async function runExperiment(opts: RunOptions): Promise<RunOutcome> {
         await closePrograms();
       }
     } else if (toPlay) {
-      await runPool(e, resolved, upTo(jobs, range.end), workers, timeoutMs, opts.signal, {
+      await runPool(e, resolved, upTo(jobs, range.end), workers, timeoutMs, opts.workerMemoryMb ?? DEFAULT_WORKER_MEMORY_MB, opts.signal, {
         submitted: (job) => dealsOf.set(job.index, job.deals),
         finished: (r) => done.set(r.index, r),
         write: () => {
@@ -568,7 +597,7 @@ interface PoolSink {
  * (so no listener piles up on a shared signal) and heartbeat slot. Returns when the jobs are
  * exhausted, a failure is written, or `signal` aborts (the jobs in flight are then dropped).
  */
-async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job | Barrier>, workers: number, timeoutMs: number, signal: AbortSignal | undefined, sink: PoolSink): Promise<void> {
+async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job | Barrier>, workers: number, timeoutMs: number, memoryMb: number, signal: AbortSignal | undefined, sink: PoolSink): Promise<void> {
   const inFlightMax = workers * 3;
   const closeChannel = `tw16-close-programs-${process.pid}-${++pools}`;
   const heartbeats = newHeartbeats(inFlightMax);
@@ -585,6 +614,13 @@ async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job | B
     // (tablecache.ts, shareHandTables); the list of
     // bot programs they start (children.ts) and the channel that tells them to end those.
     workerData: { handTables: cachedHandTables(), heartbeats, children: childList(), closeChannel },
+    // A bot that runs out of memory ends its worker (ERR_WORKER_OUT_OF_MEMORY, named below), not tw16.
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+  });
+  // A worker that fails with no job (it cannot: its bots' faults are caught in it) must not end tw16 unheard.
+  let poolError: unknown;
+  pool.on('error', (err: unknown) => {
+    poolError ??= err;
   });
   interface InFlight {
     readonly job: Job;
@@ -631,6 +667,7 @@ async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job | B
         const job = { ...next.value, slot };
         const controller = new AbortController();
         sink.submitted(job);
+        clearSlot(heartbeats, slot);
         watchdog?.watch(slot);
         const entry: InFlight = {
           job,
@@ -638,9 +675,9 @@ async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job | B
           done: pool
             .run(job, { signal: controller.signal })
             .then((r: JobResult) => sink.finished(r))
-            .catch((err: unknown) => {
+            .catch(async (err: unknown) => {
               if (entry.timedOut) sink.finished(failed(job, entry.timedOut, 'bot'));
-              else if (!controller.signal.aborted) sink.finished(failed(job, err instanceof Error ? err.message : String(err), 'internal'));
+              else if (!controller.signal.aborted) sink.finished(await workerDied(job, err, lastDecision(heartbeats, slot), memoryMb));
             })
             .finally(() => {
               watchdog?.unwatch(slot);
@@ -658,6 +695,7 @@ async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job | B
     }
     dropAll();
     await Promise.all([...inFlight.values()].map((f) => f.done));
+    if (poolError) throw poolError;
   } finally {
     signal?.removeEventListener('abort', dropAll);
     watchdog?.stop();
@@ -678,6 +716,19 @@ async function endPrograms(channelName: string): Promise<void> {
   channel.postMessage('close');
   channel.close();
   await drained(3000);
+}
+
+/**
+ * The failure of a job whose worker ended (it exited, or ran out of memory): a bot's fault naming
+ * it, its seat and hand (`at`: the last decision a bot in JavaScript made in the job) when one
+ * decided, else tw16's.
+ */
+async function workerDied(job: Job, err: unknown, at: ReturnType<typeof lastDecision>, memoryMb: number): Promise<JobResult> {
+  const code = (err as { code?: string } | undefined)?.code;
+  const text = err instanceof Error ? err.message : String(err);
+  if (!at) return failed(job, text, 'internal');
+  const how = code === 'ERR_WORKER_OUT_OF_MEMORY' ? `ran out of memory (a worker's heap is limited to ${memoryMb.toLocaleString('en-US')} MB, --worker-memory)` : `ended its worker (${text})`;
+  return workerFault(job, at, `${at.busy ? 'while deciding' : 'after its last decision'}: ${how}; its worker was stopped`);
 }
 
 function failed(job: Job, message: string, kind: 'bot' | 'internal'): JobResult {

@@ -8,8 +8,8 @@ import { adoptHandTables } from '../../hand/tables.js';
 import { transferables } from '../io/columns.js';
 import { encodeJournalBatch } from '../io/journal.js';
 import { handColumns, WIN_COLUMNS } from '../results/records.js';
-import { runJob, type Job, type JobResult } from './job.js';
-import { adoptHeartbeats } from '../players/watchdog.js';
+import { runJob, workerFault, type Job, type JobResult } from './job.js';
+import { adoptHeartbeats, decidingNow, lastDecisionHere, type StuckDecision } from '../players/watchdog.js';
 import { closePrograms } from './tables.js';
 import { adoptChildList } from '../players/children.js';
 
@@ -28,8 +28,56 @@ if (closeChannel) {
   (closeChannel as unknown as { unref(): void }).unref();
 }
 
+// A bot must never end its worker (README "Faults and recovery"): every way it could is turned
+// into a BotError naming it, its seat and hand, with the replay command.
+// - process.exit in a decision throws there instead, so the engine blames the bot as for any exception;
+process.exit = ((code?: number | string | null) => {
+  throw new Error(`called process.exit(${code ?? ''}): a bot must not end its worker (throw an error instead)`);
+}) as typeof process.exit;
+// - an exception in a callback a bot scheduled (a timer) is kept, with the decision that scheduled
+//   it, and fails the job running when it is thrown (or the next one this worker runs);
+const plainSetTimeout = globalThis.setTimeout;
+let deferred: { at: StuckDecision; what: string } | undefined;
+const keep = (at: StuckDecision, err: unknown): void => {
+  deferred ??= { at, what: `threw in a callback it scheduled (a timer): ${err instanceof Error ? err.message : String(err)}` };
+};
+for (const name of ['setTimeout', 'setInterval', 'setImmediate'] as const) {
+  const original = globalThis[name] as (fn: (...a: unknown[]) => void, ...rest: unknown[]) => unknown;
+  (globalThis as Record<string, unknown>)[name] = function (this: unknown, fn: unknown, ...rest: unknown[]) {
+    const at = decidingNow();
+    if (!at || typeof fn !== 'function') return original.call(this, fn as never, ...rest);
+    return original.call(
+      this,
+      (...args: unknown[]) => {
+        try {
+          (fn as (...a: unknown[]) => void)(...args);
+        } catch (err) {
+          keep(at, err);
+        }
+      },
+      ...rest,
+    );
+  };
+}
+// - anything else uncaught (a rejected promise nobody awaited) is blamed on the last decision made.
+const lastAt = (): StuckDecision | undefined => decidingNow() ?? lastMade;
+let lastMade: StuckDecision | undefined;
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (err: unknown) => {
+    const at = lastAt();
+    if (!at) throw err; // not a bot's: a bug in tw16, which ends the worker as before
+    keep(at, err);
+  });
+}
+// (Running out of memory ends the worker at its heap limit, resourceLimits in run.ts; the main
+// thread names the bot from the job's heartbeat slot.)
+
 export default async function work(job: Job): Promise<unknown> {
-  const played: JobResult = await runJob(job);
+  let played: JobResult = await runJob(job);
+  lastMade = lastDecisionHere();
+  await new Promise((r) => plainSetTimeout(r, 0)); // a zero-delay timer a bot scheduled (it expired first) runs now, within its job
+  if (deferred && !played.error) played = await workerFault(job, deferred.at, deferred.what);
+  deferred = undefined;
   // The journals' record batches are encoded here, beside the play, not on the main thread.
   const result: JobResult = played.error ? played : { ...played, journal: { hands: encodeJournalBatch(handColumns(job.experiment), played.hands), wins: encodeJournalBatch(WIN_COLUMNS, played.wins) } };
   return move({
