@@ -37,6 +37,20 @@ export function errorMessage(err: unknown, debug: boolean): string {
   return asTyped(`tw16: ${line.split('\n')[0]}${stack}\n`);
 }
 
+/** Flags whose value may start with a dash (`--shard -1/3`), which yargs would read as flags of their own. */
+const DASH_VALUE_FLAGS = ['--shard'];
+
+/** `--shard -1/3` as `--shard=-1/3`, so the flag's own check sees the value (not "Unknown argument: 1"). */
+function joinDashValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const next = argv[i + 1];
+    if (DASH_VALUE_FLAGS.includes(argv[i]!) && next !== undefined && /^-[^-]/.test(next)) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]!);
+  }
+  return out;
+}
+
 /**
  * Run the tw16 command `argv`; the exit code. `invokedAs`: the words that started this tw16, to
  * start the commands it prints (invocation.ts; default `tw16`).
@@ -45,7 +59,7 @@ export async function main(argv: string[], opts: { invokedAs?: string } = {}): P
   setInvocation(opts.invokedAs ?? 'tw16');
   const debug = argv.includes('--debug');
   let code: number = EXIT.OK;
-  let cli: Argv = yargs(argv)
+  let cli: Argv = yargs(joinDashValues(argv))
     .scriptName('tw16')
     .version(VERSION)
     .strict()

@@ -78,7 +78,11 @@ export async function replaySetup(argv: ReplayArgs): Promise<{
   /** Throws unless the replay of `hand` used every recorded decision and ended as recorded. */
   verify(hand: number, result: HandResult): void;
 }> {
-  if (!Number.isSafeInteger(argv.hand) || argv.hand < 0) throw new UsageError(`--hand must be a non-negative integer, got ${argv.hand}`);
+  // As tw16 run records them: a hand key is a uint32 (results/README.md), stakes whole numbers ≥ 0.
+  if (!Number.isSafeInteger(argv.hand) || argv.hand < 0 || argv.hand > 0xffffffff) throw new UsageError(`--hand must be a hand key, a whole number 0–4,294,967,295 (uint32, as runs record them), got ${argv.hand}`);
+  for (const [flag, v] of [['--base', argv.base], ['--per-tai', argv.perTai]] as const) {
+    if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw new UsageError(`${flag} must be a whole number ≥ 0 (as an experiment's stakes), got ${v}`);
+  }
   const rules = rulesFlag(argv.rules);
   // As tw16 run seats a roster: one bot in every seat, two alternating (A B A B), three with the first again (A B C A).
   const given = splitBotList(argv.bots);

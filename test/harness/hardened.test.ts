@@ -4,6 +4,7 @@
  * line, and the smaller one-line errors. Real subprocesses where the behaviour is the process's.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lockResultDir, LOCK } from '../../src/harness/results/lock.js';
 import { poolSize } from '../../src/harness/run/run.js';
+import { run as inProcess } from '../support/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/tw16.js');
@@ -66,12 +68,18 @@ describe('one process per result directory (case 1)', () => {
     const out = join(base, 'two');
     const first = start(runArgs(out));
     await until(() => existsSync(join(out, LOCK)), first.child);
-    for (const more of [['--resume'], ['--continue'], ['--force'], []]) {
-      const second = tw16(runArgs(out, ...more));
-      expect(second.code, more.join(' ')).toBe(2);
+    // All at once, while the first still runs (each refusal takes a process start).
+    const flags = [['--resume'], ['--continue'], ['--force'], []];
+    const seconds = await Promise.all(flags.map(async (more) => {
+      const s = start(runArgs(out, ...more));
+      return { ...(await s.exited), stderr: s.stderr() };
+    }));
+    expect(first.child.exitCode).toBe(null); // still running: they were refused while it ran
+    seconds.forEach((second, i) => {
+      expect(second.code, flags[i]!.join(' ')).toBe(2);
       expect(second.stderr).toMatch(new RegExp(`in use by another tw16 process \\(pid ${first.child.pid} on host ${hostname()}, since \\d{4}-\\d\\d-\\d\\dT`));
       expect(second.stderr.trim().split('\n')).toHaveLength(1);
-    }
+    });
     expect(await first.exited).toEqual({ code: 0, signal: null });
     expect(first.stderr()).toBe('');
     expectSameAsReference(out);
@@ -168,17 +176,19 @@ describe('the lock itself', () => {
 });
 
 describe('worker counts (case 2)', () => {
-  it('are capped by the cores and by the jobs left, with one line saying so', () => {
+  it('are capped by the cores and by the jobs left, with one line when more than the cores were asked for', () => {
     expect(poolSize(undefined, 100, 8)).toEqual({ workers: 8 });
     expect(poolSize(4, 100, 8)).toEqual({ workers: 4 });
-    expect(poolSize(1000, 100, 8)).toEqual({ workers: 8, capped: '--workers 1000: using 8 (8 cores; more threads cannot run at once)' });
-    expect(poolSize(1000, 1, 8)).toEqual({ workers: 1, capped: '--workers 1000: using 1 (1 job to play; more threads cannot run at once)' });
+    expect(poolSize(8, 3, 8)).toEqual({ workers: 3 });
     expect(poolSize(undefined, 3, 8)).toEqual({ workers: 3 });
+    expect(poolSize(1000, 100, 8)).toEqual({ workers: 8, capped: '--workers 1000: using 8 (8 cores here; more threads cannot run at once)' });
+    expect(poolSize(1000, 1, 8)).toEqual({ workers: 1, capped: '--workers 1000: using 1 (8 cores here, 1 job to play; more threads cannot run at once)' });
   });
 
   it('--workers 1000 on a one-deal run finishes, saying it used one thread', () => {
     const r = tw16(['run', exp, '--out', join(base, 'w1000'), '--hands', '1', '--workers', '1000', '--quiet'], 30_000);
-    expect(r.stderr).toBe('tw16: --workers 1000: using 1 (1 job to play; more threads cannot run at once)\n');
+    expect(r.stderr).toBe(`tw16: ${poolSize(1000, 1).capped}\n`);
+    expect(r.stderr).toMatch(/^tw16: --workers 1000: using 1 \(/);
     expect(r.code).toBe(0);
   });
 
@@ -234,7 +244,7 @@ describe('every way a bot can end its worker is a BotError naming bot, seat and 
 describe('a bot program line is bounded (case 5)', () => {
   it('a 50 MB reply line is a protocol fault naming the size, found at 1 MiB (memory bounded), not a time-out', () => {
     const r = tw16(['run', join(ROOT, 'test/fixtures/experiments/small.json'), '--bots', `cmd:node ${join(ROOT, 'test/fixtures/bots/long-line.mjs')},random`, '--hands', '1', '--workers', '1', '--out', join(base, 'long-line'), '--quiet'], 60_000);
-    expect(r.stderr).toMatch(/bot "long-line" .*wrote a line of at least 1,0\d\d,\d\d\d characters, over the protocol's bound of 1,048,576 \(1 MiB; docs\/protocol\.md\)/);
+    expect(r.stderr).toMatch(/bot "long-line" .*wrote a line of at least 1,\d{3},\d{3} characters, over the protocol's bound of 1,048,576 \(1 MiB; docs\/protocol\.md\)/);
     expect(r.stderr).not.toMatch(/did not answer/);
     expect(r.code).toBe(1);
   });
@@ -245,5 +255,70 @@ describe('a JS bot returning a Promise (case 6)', () => {
     const r = tw16(['run', join(ROOT, 'test/fixtures/experiments/small.json'), '--bots', `${join(ROOT, 'test/fixtures/bots/async.mjs')},random`, '--hands', '1', '--workers', '0', '--out', join(base, 'async'), '--quiet']);
     expect(r.stderr).toMatch(/^tw16: run stopped: bot "async" \(seat 0\) in hand 0 returned a Promise: decide must be synchronous/);
     expect(r.code).toBe(1);
+  });
+});
+
+describe('the smaller edges (case 6): one line each, exit 2', () => {
+  const SMALL = join(ROOT, 'test/fixtures/experiments/small.json');
+  const write = (name: string, text: string | Buffer): string => {
+    const p = join(fx, name);
+    writeFileSync(p, text);
+    return p;
+  };
+  const oneLine = (r: { code: number; err: string }, message: RegExp | string): void => {
+    expect(r.err).toMatch(message);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.code).toBe(2);
+  };
+
+  it('a duplicate key in an experiment names the key and the file', async () => {
+    const f = write('dup.json', '{"name": "dup", "seed": "s", "hands": 2, "bots": ["greedy", "random"], "stakes": {"base": 1, "perTai": 1, "base": 2}}');
+    oneLine(await inProcess(['run', f, '--out', join(base, 'dup'), '--quiet']), `tw16: ${f}: key "stakes.base" appears twice (JSON keeps only the last; remove one)`);
+    const g = write('dup2.json', '{"name": "dup", "seed": "s", "hands": 2, "bots": [{"name": "a", "path": "x.mjs", "name": "b"}, "random"]}');
+    oneLine(await inProcess(['run', g, '--out', join(base, 'dup'), '--quiet']), `key "bots[0].name" appears twice`);
+  });
+
+  it('a seed beyond a double (1e400) is refused, not recorded as "Infinity"', async () => {
+    const f = write('inf.json', '{"name": "inf", "seed": 1e400, "hands": 2, "bots": ["greedy", "random"]}');
+    oneLine(await inProcess(['run', f, '--out', join(base, 'inf'), '--quiet']), `tw16: ${f}: field "seed": a number beyond a double's range (it would be recorded as "Infinity"); write it as a string`);
+  });
+
+  it('a UTF-8 byte order mark is accepted (the same run as without it)', async () => {
+    const text = '{"name": "bom", "seed": "bom-1", "hands": 2, "bots": ["greedy", "random"]}';
+    const withBom = write('bom.json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]));
+    const without = write('nobom.json', text);
+    for (const [f, out] of [[withBom, 'bom'], [without, 'nobom']]) expect((await inProcess(['run', f!, '--out', join(base, out!), '--workers', '0', '--quiet'])).code).toBe(0);
+    expect(readFileSync(join(base, 'bom', 'hands.arrow')).equals(readFileSync(join(base, 'nobom', 'hands.arrow')))).toBe(true);
+  });
+
+  it('--shard -1/3 is refused as a shard, not as an unknown flag', async () => {
+    oneLine(await inProcess(['run', SMALL, '--shard', '-1/3', '--out', join(base, 'neg'), '--quiet']), 'tw16: --shard: expected I/N (shard I of N, 1 ≤ I ≤ N, e.g. 2/8) or auto (from the scheduler\'s variables), got "-1/3"');
+  });
+
+  it('replay refuses the hand keys and stakes run refuses', async () => {
+    oneLine(await inProcess(['replay', '--seed', 's', '--hand', '1e12']), /--hand must be a hand key, a whole number 0–4,294,967,295 \(uint32, as runs record them\), got 1000000000000/);
+    oneLine(await inProcess(['replay', '--seed', 's', '--hand', '3', '--base', '-3']), 'tw16: --base must be a whole number ≥ 0 (as an experiment\'s stakes), got -3');
+    oneLine(await inProcess(['replay', '--seed', 's', '--hand', '3', '--per-tai', '0.5']), 'tw16: --per-tai must be a whole number ≥ 0');
+  });
+
+  it('a hypothesis is bounded (10,000 characters), not copied into six files', async () => {
+    const f = write('hyp.json', JSON.stringify({ name: 'hyp', seed: 's', hands: 2, bots: ['greedy', 'random'], hypothesis: 'x'.repeat(50 * 1024 * 1024) }));
+    oneLine(await inProcess(['run', f, '--out', join(base, 'hyp'), '--quiet']), `tw16: ${f}: field "hypothesis": 52,428,800 characters, at most 10,000`);
+    expect(existsSync(join(base, 'hyp'))).toBe(false);
+  });
+
+  it("rescore of a result holding another run's hands.arrow (manifest re-hashed) names the file", async () => {
+    const a = join(base, 'mix-a');
+    const b = join(base, 'mix-b');
+    expect((await inProcess(['run', SMALL, '--hands', '6', '--out', a, '--workers', '0', '--quiet'])).code).toBe(0);
+    expect((await inProcess(['run', SMALL, '--hands', '6', '--seed', 'other', '--out', b, '--workers', '0', '--quiet'])).code).toBe(0);
+    cpSync(join(b, 'hands.arrow'), join(a, 'hands.arrow'));
+    const m = JSON.parse(readFileSync(join(a, 'manifest.json'), 'utf8'));
+    const bytes = readFileSync(join(a, 'hands.arrow'));
+    const f = m.files.find((x: { name: string }) => x.name === 'hands.arrow');
+    f.bytes = bytes.length;
+    f.sha256 = createHash('sha256').update(bytes).digest('hex');
+    writeFileSync(join(a, 'manifest.json'), JSON.stringify(m));
+    oneLine(await inProcess(['rescore', a, '--rules', 'casual', '--out', join(base, 'mix-out')]), `tw16: ${join(a, 'hands.arrow')}: from another run (its experiment or version differs from ${join(a, 'manifest.json')}'s): the result mixes runs`);
   });
 });

@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
-import { UsageError } from '../../core/errors.js';
+import { InputError, UsageError } from '../../core/errors.js';
 import { VERSION } from '../../version.js';
 import { getProfile, scoreFlowerWin, scoreHand, settle, type Profile } from '../../rules/index.js';
 import { PATTERN_IDS, type PatternId, type Wind } from '../../rules/types.js';
@@ -180,6 +180,12 @@ async function rescoreInto(from: string, rulesSpec: string, profile: Profile, ou
   const winsPath = join(from, 'wins.arrow');
   if (!force && hasManifest(outDir)) throw new UsageError(`${outDir}: holds a complete result (${MANIFEST}); replace it with --force, or choose another --out`);
   const meta = await readMetadata(handsPath);
+  // Each file must be this run's: a manifest re-hashed over another run's file lists it as its own.
+  for (const [path, m] of [[handsPath, meta], [winsPath, await readMetadata(winsPath)]] as const) {
+    if (m.get('tw16.experiment') !== JSON.stringify(source.experiment) || m.get('tw16.version') !== source.version) {
+      throw new InputError(`${path}: from another run (its experiment or version differs from ${join(from, MANIFEST)}'s): the result mixes runs`);
+    }
+  }
   const experiment = JSON.parse(meta.get('tw16.experiment') ?? '{}') as { stakes?: { base: number; perTai: number }; luck?: boolean };
   // The rows keep their columns: the luck features only when the run had luck on.
   const handCols = handColumns(experiment);

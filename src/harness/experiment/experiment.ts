@@ -162,9 +162,12 @@ function unknownField(source: string, field: string, known: readonly string[]): 
   throw new UsageError(`${source}: field "${field}": no such field (known: ${known.join(', ')})`);
 }
 
-/** Read and validate an experiment file. Bad JSON, a missing or unknown field → UsageError (exit 2). */
+/** The longest `hypothesis` (characters). */
+export const MAX_HYPOTHESIS = 10_000;
+
+/** Read and validate an experiment file. Bad JSON, a duplicate key, a missing or unknown field → UsageError (exit 2). */
 export function loadExperiment(path: string): Experiment {
-  return validateExperiment(readJsonFile(path), path, dirname(resolve(path)));
+  return validateExperiment(readJsonFile(path, { unique: true }), path, dirname(resolve(path)));
 }
 
 /**
@@ -181,8 +184,13 @@ export function validateExperiment(json: unknown, source: string, baseDir: strin
   if (typeof name !== 'string' || !/^[A-Za-z0-9._-]+$/.test(name)) fail(source, 'name', 'a non-empty name of letters, digits, . _ -', name);
   const hypothesis = o.hypothesis ?? '';
   if (typeof hypothesis !== 'string') fail(source, 'hypothesis', 'a string', hypothesis);
+  // It is copied into every output file (the Arrow metadata, summary, reports, manifest): a claim, not a document.
+  if (hypothesis.length > MAX_HYPOTHESIS) throw new UsageError(`${source}: field "hypothesis": ${hypothesis.length.toLocaleString('en-US')} characters, at most ${MAX_HYPOTHESIS.toLocaleString('en-US')} (it is copied into every output file; keep notes beside the experiment)`);
   const seed = o.seed;
   if (typeof seed !== 'string' && typeof seed !== 'number') fail(source, 'seed', 'a string or number', seed);
+  // 1e400 parses as Infinity, which would be recorded as the seed "Infinity".
+  if (typeof seed === 'number' && !Number.isFinite(seed)) throw new UsageError(`${source}: field "seed": a number beyond a double's range (it would be recorded as "${seed}"); write it as a string`);
+  if (typeof seed === 'number' && Number.isInteger(seed) && !Number.isSafeInteger(seed)) throw new UsageError(`${source}: field "seed": ${seed} is beyond the whole numbers a double holds exactly (it would be recorded rounded); write it as a string`);
 
   if ((o.hands === undefined) === (o.matches === undefined)) fail(source, 'hands', 'exactly one of "hands" or "matches"');
   const unit = o.hands !== undefined ? 'hands' : 'matches';

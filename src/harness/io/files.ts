@@ -117,9 +117,10 @@ export function writeAtomic(file: string, data: string | Uint8Array): void {
  * Create directory `dir` and its missing parents, one mkdir each (not `mkdirSync`'s recursive
  * mode: on Node 20 it loops forever where mkdir answers ENOENT for a parent that exists, as under
  * /proc). A path that cannot hold a directory fails at once: a parent that is a file is bad input
- * (exit 2), anything else the OS refuses an IoError naming the path (exit 3). True when `dir` was created.
+ * (exit 2), anything else the OS refuses an IoError naming the path (exit 3). Returns the
+ * directories it created, outermost first.
  */
-export function makeDirs(dir: string): boolean {
+export function makeDirs(dir: string): string[] {
   const path = resolve(dir);
   const missing: string[] = [];
   for (let p = path; ; p = dirname(p)) {
@@ -137,15 +138,17 @@ export function makeDirs(dir: string): boolean {
     if (!isDir) throw new InputError(p === path ? `${dir}: is a file, not a directory` : `${dir}: cannot hold a directory: ${p} is a file`);
     break;
   }
+  const created: string[] = [];
   for (const p of missing) {
     try {
       mkdirSync(p);
+      created.push(p);
     } catch (err) {
       if (isSystemError(err) && err.code === 'EEXIST' && statSync(p).isDirectory()) continue; // made meanwhile by another process
       throw isSystemError(err) ? new IoError(dir, 'create directory', err) : err;
     }
   }
-  return missing.length > 0;
+  return created;
 }
 
 /** Remove a file if it exists. */
@@ -185,6 +188,52 @@ export interface JsonFileMessages {
   readonly missing?: (path: string) => string;
   /** What to call a file that does not parse (default `not valid JSON`): `PATH: <this> (<parser's reason>)`. */
   readonly invalid?: string;
+  /** Refuse an object holding a key twice (JSON.parse keeps the last silently): for files people write. */
+  readonly unique?: boolean;
+}
+
+/**
+ * The first key an object of JSON text `text` (valid JSON) holds twice, with its object's path
+ * (`stakes.base`), or undefined.
+ */
+export function duplicateKey(text: string): string | undefined {
+  // A scan of the valid text: per open object its keys so far; a string right after `{` or `,` in an object is a key.
+  const stack: ({ keys: Set<string>; path: string; key?: string } | { index: number; path: string })[] = [];
+  let expectKey = false;
+  const pathOf = (): string => {
+    const top = stack[stack.length - 1];
+    if (!top) return '';
+    const here = 'keys' in top ? (top.key ?? '') : `[${top.index}]`;
+    return top.path === '' ? here : here.startsWith('[') ? `${top.path}${here}` : `${top.path}.${here}`;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const top = stack[stack.length - 1];
+      if (expectKey && top && 'keys' in top) {
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        if (top.keys.has(key)) return top.path === '' ? key : `${top.path}.${key}`;
+        top.keys.add(key);
+        top.key = key;
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === '{') {
+      stack.push({ keys: new Set(), path: pathOf() });
+      expectKey = true;
+    } else if (c === '[') {
+      stack.push({ index: 0, path: pathOf() });
+    } else if (c === '}' || c === ']') {
+      stack.pop();
+    } else if (c === ',') {
+      const top = stack[stack.length - 1];
+      if (top && 'keys' in top) expectKey = true;
+      else if (top) top.index++;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -202,11 +251,17 @@ export function readJsonFile(path: string, messages: JsonFileMessages = {}): unk
     }
     throw isSystemError(err) ? new IoError(path, 'read', err) : err;
   }
+  // A UTF-8 byte order mark (some Windows editors write one) is accepted: it says nothing about the JSON.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let json: unknown;
   try {
-    return JSON.parse(text);
+    json = JSON.parse(text);
   } catch (err) {
     throw new InputError(`${path}: ${messages.invalid ?? 'not valid JSON'} (${(err as Error).message})`);
   }
+  const twice = messages.unique ? duplicateKey(text) : undefined;
+  if (twice !== undefined) throw new InputError(`${path}: key "${twice}" appears twice (JSON keeps only the last; remove one)`);
+  return json;
 }
 
 /**

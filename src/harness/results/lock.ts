@@ -49,7 +49,7 @@ export interface DirLock {
   release(): void;
 }
 
-const held = new Map<string, { path: string; nonce: string; dir: string; created: boolean }>();
+const held = new Map<string, { path: string; nonce: string; created: readonly string[] }>();
 let exitHook = false;
 
 function bootId(): string | undefined {
@@ -119,7 +119,7 @@ export function lockResultDir(dir: string, command: string): DirLock {
   try {
     writeFileSync(mine, `${JSON.stringify(me)}\n`, { flag: 'wx' });
   } catch (err) {
-    throw isSystemError(err) ? new IoError(dir, 'lock (write the lock file in)', err) : err;
+    throw isSystemError(err) ? new IoError(dir, 'write the lock file (.tw16-lock) in', err) : err;
   }
   try {
     for (let attempt = 0; ; attempt++) {
@@ -141,7 +141,7 @@ export function lockResultDir(dir: string, command: string): DirLock {
   } finally {
     unlinkQuiet(mine);
   }
-  held.set(path, { path, nonce: me.nonce, dir, created });
+  held.set(path, { path, nonce: me.nonce, created });
   if (!exitHook) {
     exitHook = true;
     process.on('exit', releaseAll);
@@ -173,11 +173,12 @@ function release(path: string): void {
   held.delete(path);
   const h = readHolder(path);
   if (h !== undefined && h !== 'unreadable' && h.nonce === l.nonce) unlinkQuiet(path);
-  if (l.created) {
+  // Directories made only to hold the lock go again (deepest first); one with files stays.
+  for (const d of [...l.created].reverse()) {
     try {
-      rmdirSync(l.dir); // a directory made only to hold the lock goes again; one with files stays
+      rmdirSync(d);
     } catch {
-      // not empty: it holds a result or progress
+      break; // not empty: it holds a result or progress (or another process's directory)
     }
   }
 }

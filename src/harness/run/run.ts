@@ -240,14 +240,15 @@ export function runExperiment(opts: RunOptions): Promise<RunOutcome> {
 
 /**
  * The threads a pool gets: the request (default: the cores), at most one per core and per job
- * left; `capped` says why fewer than asked for (the line the CLI prints).
+ * left. `capped`, the line the CLI prints, when more were asked for than there are cores (a
+ * thread without a job of its own only idles, so the cap by jobs goes unsaid).
  */
 export function poolSize(requested: number | undefined, jobs: number, cores = availableParallelism()): { workers: number; capped?: string } {
-  const want = requested ?? cores;
-  const workers = Math.max(1, Math.min(want, cores, jobs));
-  if (requested === undefined || workers === requested) return { workers };
-  const by = workers === jobs && jobs < cores ? `${jobs.toLocaleString('en-US')} job${jobs === 1 ? '' : 's'} to play` : `${cores} core${cores === 1 ? '' : 's'}`;
-  return { workers, capped: `--workers ${requested}: using ${workers} (${by}; more threads cannot run at once)` };
+  const workers = Math.max(1, Math.min(requested ?? cores, cores, jobs));
+  if (requested === undefined || requested <= cores) return { workers };
+  const plural = (n: number, w: string): string => `${n.toLocaleString('en-US')} ${w}${n === 1 ? '' : 's'}`;
+  const why = workers < cores ? `${plural(cores, 'core')} here, ${plural(jobs, 'job')} to play` : `${plural(cores, 'core')} here`;
+  return { workers, capped: `--workers ${requested}: using ${workers} (${why}; more threads cannot run at once)` };
 }
 
 async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
