@@ -133,7 +133,8 @@ export function lockResultDir(dir: string, command: string): DirLock {
       if (h === undefined) continue; // released meanwhile: try again
       if (h === 'unreadable') throw new InputError(`${dir}: locked by a process whose ${LOCK} cannot be read; if no tw16 works on ${dir}, remove ${path}`);
       const stale = staleReason(h);
-      if (!stale || attempt >= 5) {
+      if (stale && attempt >= 5) throw new InputError(`${dir}: locked by a process that is gone (${describe(h)}: ${stale}), and taking it over did not succeed (a takeover interrupted?); remove ${path} and ${path}.takeover-*`);
+      if (!stale) {
         throw new InputError(`${dir}: in use by another tw16 process (${describe(h)}): one process per result directory; wait for it to end, or if it is gone (another host's process cannot be checked from here) remove ${path}`);
       }
       takeOver(path, h);
