@@ -157,6 +157,10 @@ interface Tally {
   constant: number;
   readonly byKey: Map<string, [number, number]>;
 }
+/** Shares (rates, outcomes, patterns) seen fewer than 30 times either way: the exact interval's regime (stats.ts `proportion`), tallied again together. */
+const RARE = 'shares seen < 30 times (either way)';
+const SHARE_KINDS = new Set(['win %', 'deal-in %', 'self-draw % of wins', 'draw % (table)', 'outcome shares', 'pattern per 1,000 wins', 'pattern per 1,000 hands']);
+
 const ORDER = [
   'points/hand (raw)',
   'points/hand (luck-adjusted)',
@@ -171,6 +175,7 @@ const ORDER = [
   'outcome shares',
   'pattern per 1,000 wins',
   'pattern per 1,000 hands',
+  RARE,
   'league rating (raw)',
   'league rating (luck-adjusted)',
   'league pair (raw)',
@@ -203,6 +208,15 @@ function tally(group: string, perSeed: readonly Item[][], tallies: Map<string, T
       const k = `${group}: ${it.key}`;
       const bk = tl.byKey.get(k) ?? [0, 0];
       tl.byKey.set(k, [bk[0] + ok, bk[1] + 1]);
+      if (SHARE_KINDS.has(it.kind) && Math.min(Math.round(it.y), Math.round(it.n - it.y)) < 30) {
+        let rare = tallies.get(RARE);
+        if (!rare) tallies.set(RARE, (rare = { covered: 0, total: 0, constant: 0, byKey: new Map() }));
+        rare.covered += ok;
+        rare.total++;
+        const rk = `${group}: ${it.kind} ${it.key}`;
+        const rb = rare.byKey.get(rk) ?? [0, 0];
+        rare.byKey.set(rk, [rb[0] + ok, rb[1] + 1]);
+      }
     }
   }
 }
