@@ -30,7 +30,7 @@ interface Ran {
   readonly stderr: string;
 }
 function tw16(args: readonly string[], timeout = 60_000): Ran {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout, killSignal: 'SIGKILL' });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
