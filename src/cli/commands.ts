@@ -1,5 +1,6 @@
 /** Every tw16 command, one module each. Add a command by adding one line here. */
 import type { CommandModule } from 'yargs';
+import { compareCommand, rankCommand } from './compare.js';
 import { diffCommand } from './diff.js';
 import { mergeCommand } from './merge.js';
 import { rescoreCommand } from './rescore.js';
@@ -14,6 +15,8 @@ import { envCommand } from './env.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const commands: CommandModule<any, any>[] = [
   runCommand,
+  compareCommand,
+  rankCommand,
   mergeCommand,
   rescoreCommand,
   diffCommand,

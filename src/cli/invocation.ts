@@ -46,7 +46,7 @@ export function invocation(): string {
   return prefix;
 }
 
-const COMMAND = /(^|[\s:`'"(])tw16 (?=(?:run|replay|merge|diff|rescore|score|report|play|list) )/g;
+const COMMAND = /(^|[\s:`'"(])tw16 (?=(?:run|compare|rank|replay|merge|diff|rescore|score|report|play|list) )/g;
 
 /** `text` with each printed tw16 command (`tw16 replay …`) started the way this tw16 was. Apply once, where the text is printed. */
 export function asTyped(text: string): string {

@@ -19,7 +19,7 @@ import type { CommandModule } from 'yargs';
 import { EXIT, InputError, UsageError } from '../core/errors.js';
 import { loadBotFactory } from '../harness/players/load.js';
 import { shellQuote } from '../core/shell.js';
-import { badDeals, botBase, loadExperiment, parseBotsFlag, parseRecord, recheckExperiment, RECORD_KINDS, type BotSpec, type Experiment } from '../harness/experiment/experiment.js';
+import { badDeals, botBase, DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_STOP_DELTA, loadExperiment, parseBotsFlag, parseRecord, recheckExperiment, RECORD_KINDS, type BotSpec, type Experiment, type StopRule } from '../harness/experiment/experiment.js';
 import { typeWarnings } from '../harness/players/typecheck.js';
 import { formatSummary } from '../harness/analysis/format.js';
 import { DEFAULT_DECISION_TIMEOUT_MS, DEFAULT_WORKER_MEMORY_MB, runExperiment, type RunOutcome } from '../harness/run/run.js';
@@ -51,6 +51,7 @@ interface RunArgs {
   check?: boolean;
   debug?: boolean;
   record?: string;
+  stop?: string;
 }
 
 function positiveInt(name: string, v: number | undefined, min = 1): void {
@@ -75,9 +76,26 @@ export function applyOverrides(e: Experiment, a: RunArgs): Experiment {
     bots: a.bots !== undefined ? parseBotsFlag(a.bots) : e.bots,
     rules: a.rules !== undefined ? rulesListFlag(a.rules) : e.rules,
     ...(record.length > 0 ? { record } : {}),
+    ...(a.stop !== undefined ? { stop: parseStopFlag(a.stop, e) } : {}),
   };
   // A new roster or length is checked as a file would be (a league's seating, the stop rule's bots and looks).
-  return a.bots !== undefined || deals !== undefined ? recheckExperiment(out, `${e.source} with ${a.bots !== undefined ? '--bots' : `--${e.unit}`}`) : out;
+  const changed = [a.bots !== undefined ? '--bots' : '', deals !== undefined ? `--${e.unit}` : '', a.stop !== undefined ? '--stop' : ''].filter(Boolean);
+  return changed.length > 0 ? recheckExperiment(out, `${e.source} with ${changed.join(' ')}`) : out;
+}
+
+/**
+ * `--stop A,B[,DELTA]`: stop when A − B is decided (the experiment's own alpha, beta and first
+ * look kept if it has a stop rule; else 0.05, 0.05 and the default first look). DELTA defaults to
+ * the experiment's, else DEFAULT_STOP_DELTA. Whether A and B are in the roster is checked with it.
+ */
+export function parseStopFlag(text: string, e: Pick<Experiment, 'stop'>): StopRule {
+  const words = text.split(',').map((w) => w.trim());
+  const delta = words[2] === undefined ? (e.stop?.delta ?? DEFAULT_STOP_DELTA) : Number(words[2]);
+  if (words.length < 2 || words.length > 3 || words[0] === '' || words[1] === '' || !(Number.isFinite(delta) && delta > 0)) {
+    throw new UsageError(`--stop: expected two bots of the roster and an optional difference > 0 in points per seat-hand, like greedy,random or greedy,random,0.5; got ${JSON.stringify(text)}`);
+  }
+  const { compare: _c, delta: _d, ...rest } = e.stop ?? { alpha: DEFAULT_ALPHA, beta: DEFAULT_BETA };
+  return { ...rest, compare: [words[0]!, words[1]!], delta };
 }
 
 /** `--record A[,B]`: extra record files; a bad name is one line naming the flag. */
@@ -89,14 +107,14 @@ function parseRecordFlag(text: string) {
   }
 }
 
-/** Load the module bots of a --bots roster (relative to the current directory): an error names --bots. */
-async function checkBotsFlag(bots: readonly BotSpec[]): Promise<void> {
+/** Load the module bots of a roster named on the command line (relative to the current directory): an error names `flag`. */
+export async function checkBotsFlag(bots: readonly BotSpec[], flag: string): Promise<void> {
   for (const b of bots) {
     if (b.command) continue; // a program starts with the run
     try {
       await loadBotFactory(b.path ?? b.name);
     } catch (err) {
-      if (err instanceof InputError) throw new UsageError(`--bots: ${err.message}`);
+      if (err instanceof InputError) throw new UsageError(`${flag}: ${err.message}`);
       throw err;
     }
   }
@@ -110,25 +128,31 @@ export function shardOf(a: Pick<RunArgs, 'shard' | 'shards'>, env: NodeJS.Proces
   return a.shard.trim() === 'auto' ? shardFromEnv(env, a.shards) : parseShard(a.shard);
 }
 
-/** The command that continues this run, as typed (quoted for a shell); a shard's as I/N, into the same directory. */
-function resumeCommand(a: RunArgs, outDir: string, shard?: Shard, outBase?: string): string {
-  const words = ['tw16', 'run', a.experiment, '--out', shard ? outBase! : outDir, ...(shard ? ['--shard', shardName(shard)] : []), '--resume'];
+/** The words that repeat `tw16 run` as typed (before --out, --shard and --resume). */
+function runWords(a: RunArgs): string[] {
+  const words = ['tw16', 'run', a.experiment];
   if (a.hands !== undefined) words.push('--hands', String(a.hands));
   if (a.matches !== undefined) words.push('--matches', String(a.matches));
   if (a.seed !== undefined) words.push('--seed', a.seed);
   if (a.bots !== undefined) words.push('--bots', a.bots);
   if (a.rules !== undefined) words.push('--rules', a.rules);
+  if (a.stop !== undefined) words.push('--stop', a.stop);
   if (a.decisionTimeout !== undefined) words.push('--decision-timeout', String(a.decisionTimeout));
   if (a.check) words.push('--check');
   if (a.record !== undefined) words.push('--record', a.record);
-  return words.map(shellQuote).join(' ');
+  return words;
+}
+
+/** The command that continues this run, as typed (quoted for a shell); a shard's as I/N, into the same directory. */
+function resumeCommand(again: readonly string[], outDir: string, shard?: Shard, outBase?: string): string {
+  return [...again, '--out', shard ? outBase! : outDir, ...(shard ? ['--shard', shardName(shard)] : []), '--resume'].map(shellQuote).join(' ');
 }
 
 /** Tell the user how an unfinished run ended and how to go on; the exit code. */
-function reportStop(r: RunOutcome, a: RunArgs, outDir: string, shard?: Shard, outBase?: string): number {
+function reportStop(r: RunOutcome, a: PlayOptions, outDir: string, shard?: Shard, outBase?: string): number {
   const kept = `progress saved: ${r.dealsDone.toLocaleString('en-US')} of ${r.deals.toLocaleString('en-US')} deals (complete jobs) in ${outDir}`;
   if (r.status === 'interrupted') {
-    process.stderr.write(asTyped(`tw16: run interrupted; ${kept}\ncontinue with: ${resumeCommand(a, outDir, shard, outBase)}\n`));
+    process.stderr.write(asTyped(`tw16: run interrupted; ${kept}\ncontinue with: ${resumeCommand(a.again, outDir, shard, outBase)}\n`));
     return EXIT.INTERRUPTED;
   }
   // --debug: where it happened (a bot's exception: the bot's file and line).
@@ -140,7 +164,7 @@ function reportStop(r: RunOutcome, a: RunArgs, outDir: string, shard?: Shard, ou
   process.stderr.write(
     asTyped(
       `tw16: run stopped: ${r.error?.message}\n${stack}${kept}; a bot whose code changed cannot resume (start over with --force); ` +
-        `if the failure was passing (a time limit on a loaded machine), continue with: ${resumeCommand(a, outDir, shard, outBase)}\n`,
+        `if the failure was passing (a time limit on a loaded machine), continue with: ${resumeCommand(a.again, outDir, shard, outBase)}\n`,
     ),
   );
   return EXIT.BOT_ERROR_OR_DIFFERENT;
@@ -199,6 +223,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
         describe:
           'extra record files (overrides the experiment\'s "record"): decisions → decisions.arrow, one row per decision a bot was asked (its observation tw16-obs-1, legal actions, action, points and luck of the hand; results/README.md)',
       })
+      .option('stop', {
+        type: 'string',
+        describe: `stop when decided (the experiment's stop rule instead, or a new one): A,B[,DELTA] compares bots A and B (luck-adjusted A − B, group-sequential test); DELTA: points per seat-hand that count as no difference (default: the experiment's, else ${DEFAULT_STOP_DELTA}). --hands is then the most deals played`,
+      })
       .option('check', {
         type: 'boolean',
         default: false,
@@ -209,71 +237,96 @@ export const runCommand: CommandModule<object, RunArgs> = {
     if (!file) throw new UsageError(`${a.experiment}: no such experiment file, nor an experiment of that name in ./experiments or among the shipped ones (tw16 list experiments)`);
     const experiment = applyOverrides(loadExperiment(file), a);
     // Bots named on the command line load here first, so a bad one is blamed on --bots, not the experiment file.
-    if (a.bots !== undefined) await checkBotsFlag(experiment.bots);
-    // tsx runs a TypeScript bot unchecked: its type errors are shown here (they do not stop the run).
-    const tsBots = experiment.bots.flatMap((b) => (b.path && /\.[cm]?ts$/.test(b.path) ? [resolve(botBase(experiment, b).dir, b.path)] : []));
-    if (tsBots.length > 0) for (const line of typeWarnings(tsBots)) process.stderr.write(`${line}\n`);
-    positiveInt('workers', a.workers, 0);
-    positiveInt('batch', a.batch);
-    positiveInt('worker-memory', a.workerMemory, 16);
-    positiveInt('tables', a.tables);
-    if (a.decisionTimeout !== undefined && !(a.decisionTimeout >= 0)) throw new UsageError(`--decision-timeout: expected seconds ≥ 0, got ${a.decisionTimeout}`);
-    if (a.resume && a.force) throw new UsageError('--resume continues the run in the output directory, --force discards it: give one');
-    if (a.continue && (a.resume || a.force)) throw new UsageError('--continue itself decides whether to start or resume (and never replaces a result): give it without --resume and --force');
-    const shard = shardOf(a);
-    const outBase = a.out ?? join('results', experiment.name);
-    const outDir = shard ? join(outBase, shardDirName(shard)) : outBase;
-
-    // SIGINT (Ctrl-C), SIGTERM (timeout, CI) and SIGHUP: stop at once, saving progress.
-    const controller = new AbortController();
-    const onSignal = (sig: string): void => {
-      if (controller.signal.aborted) return;
-      process.stderr.write(`\ntw16: ${sig}: stopping; saving progress\n`);
-      controller.abort();
-    };
-    for (const s of SIGNALS) process.on(s, onSignal);
-    const tty = process.stderr.isTTY === true;
-    try {
-      const r = await runExperiment({
-        experiment,
-        outDir,
-        ...(a.workers !== undefined ? { workers: a.workers } : {}),
-        ...(a.batch !== undefined ? { dealsPerJob: a.batch } : {}),
-        ...(a.workerMemory !== undefined ? { workerMemoryMb: a.workerMemory } : {}),
-        ...(a.tables !== undefined ? { tables: a.tables } : {}),
-        ...(a.decisionTimeout !== undefined ? { decisionTimeoutMs: a.decisionTimeout * 1000 } : {}),
-        resume: a.resume ?? false,
-        force: a.force ?? false,
-        continue: a.continue ?? false,
-        ...(a.check ? { check: true } : {}),
-        ...(shard ? { shard } : {}),
-        report: true,
-        signal: controller.signal,
-        onNote: (line) => process.stderr.write(`tw16: ${line}\n`),
-        ...(a.quiet ? {} : { onProgress: progressReporter(tty, (s) => process.stderr.write(s)) }),
-      });
-      if (tty && !a.quiet) process.stderr.write('\n');
-      if (r.status !== 'complete') {
-        process.exitCode = reportStop(r, a, outDir, shard, outBase);
-        return;
-      }
-      if (r.alreadyComplete) {
-        process.stdout.write(`nothing to do: ${outDir} already holds this ${shard ? `shard (${shardName(shard)})` : 'run'}, complete\n`);
-        return;
-      }
-      const rate = `${r.hands.toLocaleString('en-US')} hands in ${r.seconds.toFixed(1)} s: ${Math.round(r.handsPerSecond).toLocaleString('en-US')} hands/s`;
-      if (shard) {
-        process.stdout.write(`${rate}\nwrote shard ${shardName(shard)} (${r.deals.toLocaleString('en-US')} deals) to ${outDir}: ${(r.files ?? []).join(', ')}\nmerge the shards with: ${invocation()} merge ${shellQuote(outBase)} ${shellQuote(join(outBase, 'shard-*'))}\n`);
-        return;
-      }
-      const about = aboutLine(experiment, a.bots);
-      if (!a.quiet && r.summary) process.stdout.write(`${about}\n\n${formatSummary(r.summary)}\n`);
-      process.stdout.write(`${rate}\nwrote ${outDir}: ${(r.files ?? []).join(', ')}\nreport: ${join(outDir, 'report.html')} (tables: ${join(outDir, 'report.md')})\n`);
-    } finally {
-      for (const s of SIGNALS) process.off(s, onSignal);
-    }
+    if (a.bots !== undefined) await checkBotsFlag(experiment.bots, '--bots');
+    const about = aboutLine(experiment, a.bots);
+    await playExperiment(experiment, { ...a, again: runWords(a), about });
   },
 };
+
+/** How `playExperiment` runs an experiment and reports on it (tw16 run's flags; compare and rank share them). */
+export interface PlayOptions extends Pick<RunArgs, 'workers' | 'workerMemory' | 'out' | 'batch' | 'tables' | 'resume' | 'force' | 'decisionTimeout' | 'quiet' | 'shard' | 'shards' | 'continue' | 'check' | 'debug'> {
+  /** The words that repeat the command as typed, without --out, --shard and --resume (for the resume command). */
+  readonly again: readonly string[];
+  /** The line above the summary: what was run. */
+  readonly about: string;
+  /** A file to write into the result beside the rest (`experiment.json`: the experiment compare and rank built). */
+  readonly extraFiles?: Readonly<Record<string, string>>;
+  /** Printed after the summary: the answer in a sentence (compare's verdict, rank's order). */
+  readonly answer?: (outcome: RunOutcome) => string | undefined;
+}
+
+/**
+ * Run a validated experiment as `tw16 run` does — type warnings, flags checked, progress on
+ * stderr, Ctrl-C saving progress — and print its summary and where the result is. Sets
+ * process.exitCode for a run that did not complete.
+ */
+export async function playExperiment(experiment: Experiment, a: PlayOptions): Promise<RunOutcome | undefined> {
+  // tsx runs a TypeScript bot unchecked: its type errors are shown here (they do not stop the run).
+  const tsBots = experiment.bots.flatMap((b) => (b.path && /\.[cm]?ts$/.test(b.path) ? [resolve(botBase(experiment, b).dir, b.path)] : []));
+  if (tsBots.length > 0) for (const line of typeWarnings(tsBots)) process.stderr.write(`${line}\n`);
+  positiveInt('workers', a.workers, 0);
+  positiveInt('batch', a.batch);
+  positiveInt('worker-memory', a.workerMemory, 16);
+  positiveInt('tables', a.tables);
+  if (a.decisionTimeout !== undefined && !(a.decisionTimeout >= 0)) throw new UsageError(`--decision-timeout: expected seconds ≥ 0, got ${a.decisionTimeout}`);
+  if (a.resume && a.force) throw new UsageError('--resume continues the run in the output directory, --force discards it: give one');
+  if (a.continue && (a.resume || a.force)) throw new UsageError('--continue itself decides whether to start or resume (and never replaces a result): give it without --resume and --force');
+  const shard = shardOf(a);
+  const outBase = a.out ?? join('results', experiment.name);
+  const outDir = shard ? join(outBase, shardDirName(shard)) : outBase;
+
+  // SIGINT (Ctrl-C), SIGTERM (timeout, CI) and SIGHUP: stop at once, saving progress.
+  const controller = new AbortController();
+  const onSignal = (sig: string): void => {
+    if (controller.signal.aborted) return;
+    process.stderr.write(`\ntw16: ${sig}: stopping; saving progress\n`);
+    controller.abort();
+  };
+  for (const s of SIGNALS) process.on(s, onSignal);
+  const tty = process.stderr.isTTY === true;
+  try {
+    const r = await runExperiment({
+      experiment,
+      outDir,
+      ...(a.workers !== undefined ? { workers: a.workers } : {}),
+      ...(a.batch !== undefined ? { dealsPerJob: a.batch } : {}),
+      ...(a.workerMemory !== undefined ? { workerMemoryMb: a.workerMemory } : {}),
+      ...(a.tables !== undefined ? { tables: a.tables } : {}),
+      ...(a.decisionTimeout !== undefined ? { decisionTimeoutMs: a.decisionTimeout * 1000 } : {}),
+      resume: a.resume ?? false,
+      force: a.force ?? false,
+      continue: a.continue ?? false,
+      ...(a.check ? { check: true } : {}),
+      ...(shard ? { shard } : {}),
+      ...(a.extraFiles ? { extraFiles: a.extraFiles } : {}),
+      report: true,
+      signal: controller.signal,
+      onNote: (line) => process.stderr.write(`tw16: ${line}\n`),
+      ...(a.quiet ? {} : { onProgress: progressReporter(tty, (s) => process.stderr.write(s)) }),
+    });
+    if (tty && !a.quiet) process.stderr.write('\n');
+    if (r.status !== 'complete') {
+      process.exitCode = reportStop(r, a, outDir, shard, outBase);
+      return r;
+    }
+    if (r.alreadyComplete) {
+      process.stdout.write(`nothing to do: ${outDir} already holds this ${shard ? `shard (${shardName(shard)})` : 'run'}, complete\n`);
+      return r;
+    }
+    const rate = `${r.hands.toLocaleString('en-US')} hands in ${r.seconds.toFixed(1)} s: ${Math.round(r.handsPerSecond).toLocaleString('en-US')} hands/s`;
+    if (shard) {
+      process.stdout.write(`${rate}\nwrote shard ${shardName(shard)} (${r.deals.toLocaleString('en-US')} deals) to ${outDir}: ${(r.files ?? []).join(', ')}\nmerge the shards with: ${invocation()} merge ${shellQuote(outBase)} ${shellQuote(join(outBase, 'shard-*'))}\n`);
+      return r;
+    }
+    if (!a.quiet && r.summary) process.stdout.write(`${a.about}\n\n${formatSummary(r.summary)}\n`);
+    process.stdout.write(`${rate}\nwrote ${outDir}: ${(r.files ?? []).join(', ')}\nreport: ${join(outDir, 'report.html')} (tables: ${join(outDir, 'report.md')})\n`);
+    const answer = a.answer?.(r);
+    if (answer) process.stdout.write(`\n${answer}\n`);
+    return r;
+  } finally {
+    for (const s of SIGNALS) process.off(s, onSignal);
+  }
+}
 
 /** The line above a run's tables: the experiment's name and hypothesis (none printed when it has none), or the --bots that replaced its line-up. */
 export function aboutLine(e: { readonly name: string; readonly hypothesis?: string }, bots?: string): string {

@@ -64,6 +64,16 @@ export interface StopRule {
   readonly first?: number;
 }
 
+/** A stop rule's error rates unless it says otherwise (`alpha`, `beta`). */
+export const DEFAULT_ALPHA = 0.05;
+export const DEFAULT_BETA = 0.05;
+
+/**
+ * The difference that counts as none (points per seat-hand) when `tw16 compare` or `run --stop`
+ * is given none: a tenth of a point (greedy takes about 3.7 from random a seat-hand).
+ */
+export const DEFAULT_STOP_DELTA = 0.1;
+
 /** Deals of a stop rule's first look unless it says otherwise: 100 hands, 10 matches. */
 export const STOP_FIRST_LOOK: Readonly<Record<'hands' | 'matches', number>> = { hands: 100, matches: 10 };
 
@@ -291,8 +301,8 @@ function stopRule(raw: unknown, source: string, unit: Experiment['unit'], deals:
     return v;
   };
   const delta = positive('stop.delta', o.delta, Infinity, 'a number > 0 (points per seat-hand)');
-  const alpha = o.alpha === undefined ? 0.05 : positive('stop.alpha', o.alpha, 0.5, 'a number between 0 and 0.5');
-  const beta = o.beta === undefined ? 0.05 : positive('stop.beta', o.beta, 0.5, 'a number between 0 and 0.5');
+  const alpha = o.alpha === undefined ? DEFAULT_ALPHA : positive('stop.alpha', o.alpha, 0.5, 'a number between 0 and 0.5');
+  const beta = o.beta === undefined ? DEFAULT_BETA : positive('stop.beta', o.beta, 0.5, 'a number between 0 and 0.5');
   const first = o.first;
   if (first !== undefined && (typeof first !== 'number' || !Number.isInteger(first) || first < 2)) fail(source, 'stop.first', 'a whole number of deals ≥ 2', first);
   checkStop({ compare: c as [string, string], delta, alpha, beta, ...(typeof first === 'number' ? { first } : {}) }, source, deals, bots, seating, arms);
@@ -365,9 +375,23 @@ function botFromString(b: string, source: string, field: string): BotSpec {
       return fail(source, field, `a command like "cmd:python3 bot.py" (${(err as Error).message})`, b);
     }
   }
+  const script = pythonScript(b);
+  if (script) return { name: script.name, command: ['python3', script.path] };
   const named = parseNamedPath(b);
   if (named) return named;
   return isBotPath(b) ? { name: botNameFromPath(b), path: b } : { name: b };
+}
+
+/**
+ * A Python script named as a bot (`./my_bot.py`, `NAME=PATH.py`): a program run as `python3 PATH`
+ * (docs/protocol.md), named NAME or after the file. Undefined for any other spec.
+ */
+export function pythonScript(spec: string): { name: string; path: string } | undefined {
+  if (isCommandSpec(spec)) return undefined;
+  const m = /^(?:([A-Za-z0-9._-]+)=)?(.+\.py)$/s.exec(spec);
+  if (!m) return undefined;
+  const file = m[2]!.split(/[/\\]/).pop()!.replace(/\.py$/, '');
+  return { name: m[1] ?? (file.replace(/[^A-Za-z0-9._-]+/g, '_') || 'bot'), path: m[2]! };
 }
 
 /**

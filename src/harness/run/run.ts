@@ -85,6 +85,8 @@ export interface RunOptions {
   readonly check?: boolean;
   /** Also write report.md and report.html into the result. */
   readonly report?: boolean;
+  /** More files to write into the result, by name (tw16 compare's `experiment.json`); never into a shard. */
+  readonly extraFiles?: Readonly<Record<string, string>>;
   /**
    * Play only this shard's deals (shard.ts) into `outDir`, ending in a shard manifest (no summary,
    * no reports) for tw16 merge. The files hold the whole run's metadata: only the range differs.
@@ -506,7 +508,7 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
       ? undefined
       : shard
         ? await finishShard(dir, staging, { kind: 'shard', version: VERSION, experiment: recorded, experimentSha256: expHash, shard, rows, bots, replay: resolved.replay })
-        : await finish(dir, staging, opts.report === true, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay }, fitFeed);
+        : await finish(dir, staging, opts.report === true, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay }, fitFeed, opts.extraFiles);
     if (!finished) {
       removeTree(staging);
       return { status: 'interrupted', ...outcome };
@@ -533,8 +535,17 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
  * then the commit (manifest last) and the removal of the run state. Undefined when stopped first.
  * tw16 merge finishes the merged shards through here too: one path to the same bytes.
  */
-export async function finish(dir: string, staging: string, report: boolean, stopped: () => boolean, info: Omit<Manifest, 'format' | 'files'>, luck?: LuckFitFeed): Promise<{ summary: Summary; files: string[] } | undefined> {
+export async function finish(
+  dir: string,
+  staging: string,
+  report: boolean,
+  stopped: () => boolean,
+  info: Omit<Manifest, 'format' | 'files'>,
+  luck?: LuckFitFeed,
+  extraFiles: Readonly<Record<string, string>> = {},
+): Promise<{ summary: Summary; files: string[] } | undefined> {
   const summary = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'), luck ? { luck } : undefined);
+  for (const [name, text] of Object.entries(extraFiles)) writeAtomic(join(staging, name), text);
   writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   if (report) {
     const r = await import('../analysis/report.js'); // vega loads only when a report is written
