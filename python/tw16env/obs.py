@@ -47,12 +47,12 @@ def block(obs, name):
 
 
 def id_of_action(action):
-    """The action id of an engine / protocol action number (kind * 64 + tile)."""
+    """The action id of an engine (and tw16-bot/1 protocol) action number (kind * 64 + tile)."""
     return (action >> 6) * 34 + (action & 63)
 
 
 def action_of_id(action_id):
-    """The engine / protocol action number (kind * 64 + tile) of an action id."""
+    """The engine (and tw16-bot/1 protocol) action number (kind * 64 + tile) of an action id."""
     return (action_id // 34) * 64 + action_id % 34
 
 

@@ -1,7 +1,7 @@
 """A small helper for tw16 bots written in Python 3 (standard library only).
 
-It speaks the tw16-bot/1 protocol (docs/protocol.md in the tw16 repository) on stdin and
-stdout: subclass Bot, override decide() (or decide_batch() to decide many tables' decisions
+It speaks the tw16-bot/2 protocol (docs/protocol.md in the tw16 repository; tw16-bot/1 with a
+tw16 that offers no other) on stdin and stdout: subclass Bot, override decide() (or decide_batch() to decide many tables' decisions
 at once, e.g. in one call to a neural network), and call run(MyBot()).
 
 Each decision's view is a dict with the fields of tw16's JSON view (docs/protocol.md, "A
@@ -14,6 +14,12 @@ dicts instead, `view = False` for no view at all.
 
 A View is updated in place for the seat's next decision: copy what you keep (view.to_dict()).
 
+Action ids are the dense ids kind * 34 + tile, the same numbers as decisions.arrow's `legal` and
+`action` columns and tw16env's actions: a policy trained on either reads and writes them as
+they are. Read them with kind() and tile() and make them with action(), never with arithmetic
+of your own: against a tw16 that speaks only tw16-bot/1 (ids kind * 64 + tile) the helper
+answers in that version and these functions follow it.
+
 Log to stderr (tw16 passes it through, prefixed with the bot's name); stdout carries protocol
 lines only. Nothing here reads files: the module can be copied next to a bot, put on PYTHONPATH
 or installed.
@@ -21,9 +27,12 @@ or installed.
 import json
 import sys
 
-PROTOCOL = "tw16-bot/1"
+PROTOCOL = "tw16-bot/2"
+PROTOCOL_1 = "tw16-bot/1"
 
-# Action ids are kind * 64 + tile (src/engine/actions.ts).
+# Action ids are kind * _BASE + tile: 34 in tw16-bot/2 (decisions.arrow's and tw16env's ids), 64 in
+# tw16-bot/1. run() sets it from the version the hello agrees on.
+_BASE = 34
 PASS, WIN, DISCARD, READY, CONCEALED_KONG, ADDED_KONG, KONG, PUNG, CHOW = range(9)
 KIND_NAMES = ("pass", "win", "discard", "ready", "concealed_kong", "added_kong", "kong", "pung", "chow")
 
@@ -34,12 +43,17 @@ _SUITS = "mpszf"
 
 def kind(action):
     """The kind of an action id (PASS, WIN, DISCARD, ...)."""
-    return action >> 6
+    return action // _BASE
 
 
 def tile(action):
     """The tile an action is about (0-8 m, 9-17 p, 18-26 s, 27-33 honours)."""
-    return action & 63
+    return action % _BASE
+
+
+def action(k, t=0):
+    """The action id of kind k about tile t (for a chow: its lowest tile)."""
+    return k * _BASE + t
 
 
 def tile_name(t):
@@ -64,7 +78,7 @@ def format_tiles(ids):
 
 def action_text(a):
     """An action id written out as in legalText: "pass", "discard 5m", "chow 345p"."""
-    k, t = a >> 6, a & 63
+    k, t = kind(a), tile(a)
     if k == PASS:
         return "pass"
     if k == CHOW:
@@ -304,6 +318,7 @@ class Bot:
 
 def run(bot, stdin=None, stdout=None):
     """Serve the protocol until tw16 says bye or closes stdin."""
+    global _BASE
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     dumps = json.JSONEncoder(separators=(",", ":")).encode
@@ -331,8 +346,10 @@ def run(bot, stdin=None, stdout=None):
         elif t == "hand_end":
             bot.hand_end(msg)
         elif t == "hello":
+            version = PROTOCOL if PROTOCOL in msg.get("protocols", ()) else PROTOCOL_1
+            _BASE = 64 if version == PROTOCOL_1 else 34
             bot.hello(msg)
-            reply = {"type": "hello", "protocol": PROTOCOL}
+            reply = {"type": "hello", "protocol": version}
             if bot.name:
                 reply["name"] = bot.name
             if bot.batch:

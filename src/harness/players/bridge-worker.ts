@@ -23,7 +23,7 @@ async function handle(call: BridgeCall): Promise<BridgeAnswer | undefined> {
   switch (call.op) {
     case 'start':
       proc = await BotProcess.start(call.spec, { rules: call.rules, timeoutMs: call.timeoutMs });
-      return { ok: true, pid: proc.pid, batch: proc.batch, allDecisions: proc.allDecisions, view: proc.viewMode };
+      return { ok: true, pid: proc.pid, batch: proc.batch, allDecisions: proc.allDecisions, view: proc.viewMode, ids: proc.ids };
     case 'send':
       proc?.send(call.message);
       return undefined; // no answer: the main thread does not wait

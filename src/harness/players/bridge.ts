@@ -16,7 +16,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import type { BotFactory, Profile, View } from '../../index.js';
 import { childList, hookExit, killGroup } from './children.js';
 import type { BotCommand, BotFault } from './process.js';
-import { askMessage, handStartMessage, RiverDelta, seatSeed, ViewDelta, type AnyDecision, type ToBot, type ViewMode } from './protocol.js';
+import { askMessage, handStartMessage, RiverDelta, seatSeed, ViewDelta, type ActionIds, type AnyDecision, type ToBot, type ViewMode } from './protocol.js';
 
 /** A call to the helper thread. */
 export type BridgeCall =
@@ -27,7 +27,7 @@ export type BridgeCall =
 
 /** The helper's answer. */
 export type BridgeAnswer =
-  | { readonly ok: true; readonly pid?: number; readonly batch?: number; readonly allDecisions?: boolean; readonly view?: ViewMode; readonly actions?: unknown[] }
+  | { readonly ok: true; readonly pid?: number; readonly batch?: number; readonly allDecisions?: boolean; readonly view?: ViewMode; readonly ids?: ActionIds; readonly actions?: unknown[] }
   | { readonly ok: false; readonly fault: BotFault; readonly message: string };
 
 /** Default time limit per decision (ms), as `tw16 run`'s. */
@@ -50,6 +50,8 @@ class Bridge {
   private readonly profiles = new Set<string>();
   allDecisions = false;
   viewMode: ViewMode = 'full';
+  /** How the program numbers actions (its protocol version). */
+  ids: ActionIds = 'engine';
   /** The rivers sent in this hand (compact decisions: one table, 0). */
   readonly rivers = new RiverDelta();
   /** The program's seats of the hand being set up, and their seeds: their hand_start lines go out before its first decision. */
@@ -69,6 +71,7 @@ class Bridge {
     this.pid = a.pid ?? 0;
     this.allDecisions = a.allDecisions === true;
     this.viewMode = a.view ?? 'full';
+    this.ids = a.ids ?? 'engine';
     this.profiles.add(rules.name);
     // Close it properly when the process runs out of work (an exit without that kills it: children.ts).
     process.once('beforeExit', () => this.close());
@@ -155,7 +158,7 @@ export function commandBot(spec: BotCommand, timeoutMs = BRIDGE_TIMEOUT_MS): Bot
       decide(view, legal) {
         b.startHand(view, rules.name);
         if (legal.length === 1 && !b.allDecisions) return legal[0]!;
-        return b.request(askMessage(b.viewMode, 0, view, legal, delta, b.rivers)) as number;
+        return b.request(askMessage(b.viewMode, 0, view, legal, delta, b.rivers, b.ids)) as number;
       },
     };
   };

@@ -1,5 +1,5 @@
 /**
- * One bot program speaking `tw16-bot/1` (protocol.ts) over its stdin and stdout: started in a
+ * One bot program speaking `tw16-bot/1` or `/2` (protocol.ts) over its stdin and stdout: started in a
  * process group of its own and listed until it exits (children.ts), its stderr passed through
  * line by line prefixed with its name. One request is outstanding at a time; the lines that need
  * no answer (`hand_start`, `hand_end`, `rules`) are queued and written with the next request.
@@ -22,6 +22,8 @@ import {
   replyAction,
   shown,
   viewMode,
+  actionIds,
+  type ActionIds,
   type AnyDecision,
   type BotHello,
   type FromBot,
@@ -89,6 +91,8 @@ export class BotProcess {
   allDecisions = false;
   /** What the bot wants of each decision's view (its hello's `view`: full by default, none, or compact deltas). */
   viewMode: ViewMode = 'full';
+  /** How actions are numbered in this conversation (the protocol version of the bot's hello). */
+  ids: ActionIds = 'engine';
   private readonly child: ChildProcessWithoutNullStreams;
   private out = '';
   private err = '';
@@ -140,6 +144,7 @@ export class BotProcess {
     if (hello.batch !== undefined) p.batch = hello.batch;
     p.allDecisions = hello.allDecisions === true;
     p.viewMode = viewMode(hello);
+    p.ids = actionIds(hello);
     return p;
   }
 
@@ -166,7 +171,7 @@ export class BotProcess {
     if (actions.length !== decisions.length) {
       throw this.fail(new BotProcessError('protocol', `answered request ${id} with ${actions.length} action${actions.length === 1 ? '' : 's'} for ${decisions.length} decision${decisions.length === 1 ? '' : 's'}`));
     }
-    return actions.map((a, i) => replyAction(a, decisions[i]!));
+    return actions.map((a, i) => replyAction(a, decisions[i]!, this.ids));
   }
 
   /**

@@ -1,5 +1,5 @@
 /**
- * The external bot protocol, `tw16-bot/1` (docs/protocol.md; a JSON Schema for every message in
+ * The external bot protocol, `tw16-bot/1` and `tw16-bot/2` (docs/protocol.md; a JSON Schema for every message in
  * docs/protocol/tw16-bot-1.schema.json): what the harness writes to a bot program's stdin and
  * reads from its stdout, one JSON object per line. This file only encodes and decodes messages
  * (no I/O): `process.ts` runs a program, `bridge.ts` makes one a BotFactory, and the harness's
@@ -14,9 +14,18 @@
  * melds, flowers and ready flags as what changed since the seat's previous decision in the hand,
  * the rivers as what changed since the program's previous decision at the table, for the bot to
  * fold into the view it keeps (bots/examples/python/tw16bot.py).
+ *
+ * The two versions differ only in the numbers of actions (`legal`, and a reply's ids): in
+ * `tw16-bot/2` they are the dense ids `kind × 34 + tile` of decisions.arrow and the Python
+ * environment (engine/obs.ts `actionId`), in `tw16-bot/1` the engine's `kind × 64 + tile`. Our
+ * hello offers both (`protocols`); the bot's answers with the one it speaks, and every decision
+ * sent to it and every reply read from it is in that numbering (`ActionIds`).
  */
 import {
+  ACTION_IDS,
   VERSION,
+  actionId,
+  actionOfId,
   formatAction,
   formatTiles,
   tileName,
@@ -30,13 +39,34 @@ import {
 } from '../../index.js';
 import { WIND_LETTERS } from '../../rules/index.js';
 
-/** The protocol name and version a bot must answer with; a new major version is a new name. */
+/** The protocol name and version of our hello (the first, which a bot that knows no other answers with); a new major version is a new name. */
 export const PROTOCOL = 'tw16-bot/1';
+/** Every version tw16 speaks, oldest first: our hello lists them, the bot answers with one. */
+export const PROTOCOLS = ['tw16-bot/1', 'tw16-bot/2'] as const;
+export type ProtocolName = (typeof PROTOCOLS)[number];
+
+/**
+ * The action numbers of a conversation: `engine` (tw16-bot/1: `kind × 64 + tile`, the engine's
+ * Action) or `dense` (tw16-bot/2: `kind × 34 + tile`, the ids of decisions.arrow and tw16env).
+ */
+export type ActionIds = 'engine' | 'dense';
+
+/** The action numbers a bot's hello chose. */
+export function actionIds(hello: Pick<BotHello, 'protocol'>): ActionIds {
+  return hello.protocol === 'tw16-bot/2' ? 'dense' : 'engine';
+}
+
+/** An engine action as numbered for the bot. */
+function wireId(a: Action, ids: ActionIds): number {
+  return ids === 'dense' ? actionId(a) : a;
+}
 
 /** Our hello: the first line a bot reads. */
 export interface HelloMessage {
   readonly type: 'hello';
   readonly protocol: typeof PROTOCOL;
+  /** Every version tw16 speaks (PROTOCOLS): the bot answers with the one it speaks. */
+  readonly protocols: readonly ProtocolName[];
   /** tw16's version (package.json): with the protocol it fixes every message's meaning. */
   readonly tw16: string;
   /** The bot's name in the experiment (its rows, its errors). */
@@ -58,7 +88,7 @@ export type ViewMode = 'full' | 'none' | 'delta';
  */
 export interface BotHello {
   readonly type: 'hello';
-  readonly protocol: typeof PROTOCOL;
+  readonly protocol: ProtocolName;
   readonly name?: string;
   readonly batch?: number;
   readonly allDecisions?: boolean;
@@ -278,10 +308,11 @@ export function viewMessage(v: View): ViewMessage {
   };
 }
 
-/** One decision of a request (without its view when `withView` is false). */
-export function decisionMessage(table: number, view: View, legal: ArrayLike<Action>, withView = true): DecisionMessage {
-  const ids = Array.from(legal);
-  const legalText = ids.map(formatAction);
+/** One decision of a request (without its view when `withView` is false), its actions numbered `ids`. */
+export function decisionMessage(table: number, view: View, legal: ArrayLike<Action>, withView = true, actionNumbers: ActionIds = 'engine'): DecisionMessage {
+  const engine = Array.from(legal);
+  const legalText = engine.map(formatAction);
+  const ids = actionNumbers === 'dense' ? engine.map(actionId) : engine;
   return withView ? { table, seat: view.seat, view: viewMessage(view), legal: ids, legalText } : { table, seat: view.seat, legal: ids, legalText };
 }
 
@@ -315,7 +346,7 @@ export const DELTA_MELD_KINDS = ['chow', 'pung', 'kong', 'concealed_kong', 'adde
  */
 export type CompactDecision = [table: number, seat: number, legal: number[], phase: number, drawn: number, offered: number, offeredBy: number, wallLeft: number, turns: number, changes: number[][]];
 
-/** A compact decision ready to send: its legal ids (to read the reply by) and its JSON text (a CompactDecision). */
+/** A compact decision ready to send: its legal ids as sent (to read the reply by) and its JSON text (a CompactDecision). */
 export interface CompactMessage {
   readonly legal: readonly number[];
   readonly json: string;
@@ -399,9 +430,9 @@ export class ViewDelta {
   }
 
   /** The compact decision of `view`'s seat (CompactDecision as JSON), with the table's river changes from `rivers`; what it carries counts as sent. */
-  decision(table: number, view: View, legal: ArrayLike<Action>, rivers: RiverDelta): CompactMessage {
+  decision(table: number, view: View, legal: ArrayLike<Action>, rivers: RiverDelta, actionNumbers: ActionIds = 'engine'): CompactMessage {
     const ids: number[] = new Array<number>(legal.length); // (Array.from of a typed array is slow)
-    for (let i = 0; i < legal.length; i++) ids[i] = legal[i]!;
+    for (let i = 0; i < legal.length; i++) ids[i] = wireId(legal[i]!, actionNumbers);
     let changes = '';
     const hand = view.hand;
     let h = '';
@@ -473,10 +504,11 @@ function meldCode(view: View, s: number, i: number): number {
 
 /**
  * A decision as the program's hello asked for it: the full view, none, or compact (with the
- * seat's `delta` and the program's `rivers` at this table, both reset at each of its hands).
+ * seat's `delta` and the program's `rivers` at this table, both reset at each of its hands),
+ * its actions numbered as the program's protocol version says.
  */
-export function askMessage(mode: ViewMode, table: number, view: View, legal: ArrayLike<Action>, delta: ViewDelta, rivers: RiverDelta): AnyDecision {
-  return mode === 'delta' ? delta.decision(table, view, legal, rivers) : decisionMessage(table, view, legal, mode === 'full');
+export function askMessage(mode: ViewMode, table: number, view: View, legal: ArrayLike<Action>, delta: ViewDelta, rivers: RiverDelta, ids: ActionIds = 'engine'): AnyDecision {
+  return mode === 'delta' ? delta.decision(table, view, legal, rivers, ids) : decisionMessage(table, view, legal, mode === 'full', ids);
 }
 
 /** The view mode a bot's hello asks for. */
@@ -486,7 +518,7 @@ export function viewMode(hello: BotHello): ViewMode {
 
 /** Our hello. */
 export function helloMessage(name: string, rules: readonly Profile[], timeoutMs: number): HelloMessage {
-  return { type: 'hello', protocol: PROTOCOL, tw16: VERSION, name, rules, timeoutMs };
+  return { type: 'hello', protocol: PROTOCOL, protocols: PROTOCOLS, tw16: VERSION, name, rules, timeoutMs };
 }
 
 /** A hand starts: sent for each seat the bot holds, before any decision of that hand. */
@@ -557,7 +589,7 @@ export function parseBotLine(line: string): FromBot {
     return { type: 'error', message: m.message };
   }
   if (m.type === 'hello') {
-    if (m.protocol !== PROTOCOL) throw new ProtocolError(`answered hello with protocol ${JSON.stringify(m.protocol)}; tw16 speaks "${PROTOCOL}"`);
+    if (!(PROTOCOLS as readonly unknown[]).includes(m.protocol)) throw new ProtocolError(`answered hello with protocol ${JSON.stringify(m.protocol)}; tw16 speaks ${PROTOCOLS.map((x) => `"${x}"`).join(' and ')}`);
     if (m.name !== undefined && typeof m.name !== 'string') throw new ProtocolError(`hello: "name" must be a string`);
     if (m.batch !== undefined && !(Number.isInteger(m.batch) && (m.batch as number) >= 1)) throw new ProtocolError(`hello: "batch" must be a whole number ≥ 1, got ${JSON.stringify(m.batch)}`);
     if (m.allDecisions !== undefined && typeof m.allDecisions !== 'boolean') throw new ProtocolError(`hello: "allDecisions" must be true or false`);
@@ -573,13 +605,20 @@ export function parseBotLine(line: string): FromBot {
 }
 
 /**
- * The action a reply gives for a decision: an id as is, a string by its place in `legalText`
- * (an unknown string is returned unchanged, so the engine names it as illegal). A reply's actions
- * must number exactly its request's decisions (checked by the caller).
+ * The engine action a reply gives for a decision: an id, or a string by its place in `legalText`
+ * (an unknown string is returned unchanged, so the engine names it as illegal); numbered as the
+ * conversation's `ids`. A dense id outside 0 … ACTION_IDS − 1 is returned as text, so it can
+ * never pass for an engine action. A reply's actions must number exactly its request's decisions
+ * (checked by the caller).
  */
-export function replyAction(a: unknown, d: AnyDecision | { readonly legal: readonly number[]; readonly legalText: readonly string[] }): unknown {
-  if (typeof a !== 'string') return a;
-  const text = 'legalText' in d && d.legalText ? d.legalText : d.legal.map(formatAction);
-  const i = text.indexOf(a);
-  return i >= 0 ? d.legal[i] : a;
+export function replyAction(a: unknown, d: AnyDecision | { readonly legal: readonly number[]; readonly legalText: readonly string[] }, ids: ActionIds = 'engine'): unknown {
+  let wire = a;
+  if (typeof a === 'string') {
+    const text = 'legalText' in d && d.legalText ? d.legalText : d.legal.map((x) => formatAction(ids === 'dense' ? actionOfId(x) : x));
+    const i = text.indexOf(a);
+    if (i < 0) return a;
+    wire = d.legal[i];
+  }
+  if (ids === 'engine') return wire;
+  return typeof wire === 'number' && Number.isInteger(wire) && wire >= 0 && wire < ACTION_IDS ? actionOfId(wire) : `action id ${JSON.stringify(wire)} (tw16-bot/2: 0 … ${ACTION_IDS - 1})`;
 }

@@ -258,7 +258,7 @@ function* handOn(slot: TableSlot, opts: InterleaveOptions, seats: readonly Seat[
       const program = players[seat]!.program!;
       const legal = st.legal(seat);
       if (legal.length === 1 && !program.allDecisions) st.give(seat, legal[0]);
-      else slot.asks.push({ seat, program, message: askMessage(program.viewMode, slot.id, st.view(seat), legal, slot.deltas[seat]!, slot.rivers.get(program)!) });
+      else slot.asks.push({ seat, program, message: askMessage(program.viewMode, slot.id, st.view(seat), legal, slot.deltas[seat]!, slot.rivers.get(program)!, program.ids) });
     }
     if (slot.asks.length > 0) yield;
   }

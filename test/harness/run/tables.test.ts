@@ -133,7 +133,7 @@ describe.skipIf(!HAS_PYTHON)('bot programs in runs (python3)', () => {
     // (--tables 2: the limit is per decision, so a hang in a request of N decisions is seen after N s)
     ['hang', /bot "faulty" \(seat \d\) in hand 5 did not answer within 1 s \(--decision-timeout\)/, ['--decision-timeout', '1', '--tables', '2']],
     ['garbage', /bot "faulty" \(seat \d\) in hand 5 wrote a line that is not JSON: "this is not JSON"/, []],
-    ['illegal', /bot "faulty" \(seat \d\) in hand 5 returned an illegal action \?4032; legal: \[/, []],
+    ['illegal', /bot "faulty" \(seat \d\) in hand 5 returned an illegal action \?"action id 4032 \(tw16-bot\/2: 0 … 305\)"; legal: \[/, []],
     ['error', /bot "faulty" \(seat \d\) in hand 5 reported an error: faulty gives up/, []],
   ] as const) {
     it(`a bot that ${{ crash: 'crashes', hang: 'hangs past the limit', garbage: 'prints garbage', illegal: 'plays an illegal action', error: 'gives up' }[mode]}: a BotError (exit 1) whose replay command runs as printed and fails the same way; no process left`, async () => {
@@ -152,7 +152,7 @@ describe.skipIf(!HAS_PYTHON)('bot programs in runs (python3)', () => {
       const again = sh(replay, dir);
       expect(again.code, again.err).toBe(1);
       expect(again.err).toMatch(/bot "cmd:.*" \(seat \d\) in hand 5 (threw|returned an illegal action)/);
-      expect(again.err).toContain(mode === 'crash' ? 'exited with code 3' : mode === 'hang' ? 'did not answer within 5 s' : mode === 'garbage' ? 'not JSON' : mode === 'illegal' ? '?4032' : 'faulty gives up');
+      expect(again.err).toContain(mode === 'crash' ? 'exited with code 3' : mode === 'hang' ? 'did not answer within 5 s' : mode === 'garbage' ? 'not JSON' : mode === 'illegal' ? 'action id 4032' : 'faulty gives up');
       expect(again.out).toMatch(/^hand 5 · seed prog-1/);
       expect(await noneTagged(t)).toEqual([]);
     }, 60_000);
