@@ -17,7 +17,6 @@ import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../core/errors.js';
 import { shellQuote } from '../core/shell.js';
-import { ci } from '../harness/analysis/format.js';
 import type { Summary } from '../harness/analysis/summary.js';
 import { DEFAULT_ALPHA, DEFAULT_STOP_DELTA, isLeague, pythonScript, validateExperiment, type Experiment } from '../harness/experiment/experiment.js';
 import { LEAGUE_MAX } from '../harness/experiment/design.js';
@@ -172,7 +171,7 @@ export function rankingSentence(s: Summary): string {
   const adj = arm.bots.every((b) => b.pointsPerHandAdjusted !== null);
   const rows = arm.bots.map((b) => ({ bot: b.bot, e: adj ? b.pointsPerHandAdjusted! : b.pointsPerHand }));
   rows.sort((x, y) => y.e.mean - x.e.mean);
-  return `Ranking after ${n(arm.deals)} deals (${adj ? 'luck-adjusted ' : ''}points per seat-hand, 95% intervals): ${rows.map((r, i) => `${i + 1}. ${r.bot} ${ci(r.e, 3)}`).join('; ')}.`;
+  return `Ranking after ${n(arm.deals)} deals (${adj ? 'luck-adjusted ' : ''}points per seat-hand, 95% intervals): ${rows.map((r, i) => `${i + 1}. ${r.bot} ${signed(r.e.mean)} [${signed(r.e.lo)}, ${signed(r.e.hi)}]`).join('; ')}.`;
 }
 
 export const compareCommand: CommandModule<object, CompareArgs> = {

@@ -95,6 +95,15 @@ describe('tw16 rank', () => {
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).league.ratings).toHaveLength(5);
   });
 
+  it('ranks three bots (every seating of them all) the same way', () => {
+    const r = tw16(['rank', 'random', 'greedy', 'value', '--deals', '20', '--workers', '1', '--quiet', '--out', join(tmp('rank3'), 'r')]);
+    expect(r.code, r.err).toBe(0);
+    const line = /^Ranking after 20 deals \(luck-adjusted points per seat-hand, 95% intervals\): 1\. (\S+) [+−][\d.]+ \[[+−][\d.]+, [+−][\d.]+\]; 2\. (\S+) .*; 3\. (\S+) .*\.$/m.exec(r.out);
+    expect(line, r.out).not.toBeNull();
+    expect([line![1], line![2], line![3]].sort()).toEqual(['greedy', 'random', 'value']);
+    expect(line![3]).toBe('random');
+  });
+
   it('a bad count or a bot entered twice under one name is one line, exit 2', () => {
     const one = tw16(['rank', 'greedy']);
     expect(one.code).toBe(2);
