@@ -1,6 +1,7 @@
-"""The learned policy as a tw16 bot program (tw16-bot/1): each decision's view becomes its
+"""The learned policy as a tw16 bot program (tw16-bot/2): each decision's view becomes its
 tw16-obs-1 observation (tw16env.encode_view), the policy picks the best legal action; a request
-of many tables' decisions is one call to the network.
+of many tables' decisions is one call to the network. The protocol's action ids are the ids the
+policy was trained on (decisions.arrow's, kind * 34 + tile): they go in and out as they are.
 
     tw16 run examples/learn/evaluate.json          (the experiment names this file)
     python3 learn_bot.py [POLICY.npz]              (default: $TW16_LEARN_POLICY, else policy.npz beside this file)"""
@@ -26,8 +27,8 @@ class Learned(tw16bot.Bot):
         obs = np.stack([tw16env.encode_view(d["view"]) for d in decisions])
         mask = np.zeros((len(decisions), tw16env.ACTION_IDS), dtype=np.int8)
         for i, d in enumerate(decisions):
-            mask[i, [tw16env.id_of_action(a) for a in d["legal"]]] = 1
-        return [int(tw16env.action_of_id(a)) for a in self.policy.choose(obs, mask)]
+            mask[i, d["legal"]] = 1
+        return [int(a) for a in self.policy.choose(obs, mask)]
 
 
 if __name__ == "__main__":

@@ -73,7 +73,7 @@ function stream(handsPerProfile: number): { lines: string[]; decisions: CompactD
               lines.push(JSON.stringify({ hand_start: handStartMessage(table, x.seat, x.seed, at, rules.name, view.scores) }));
             }
             if (seat % 2 === 0 || n++ % 3 !== 1) {
-              const m = delta.decision(table, view, legal, rivers);
+              const m = delta.decision(table, view, legal, rivers, 'dense'); // the helper speaks tw16-bot/2
               const c = JSON.parse(m.json) as CompactDecision;
               expect(m.legal).toEqual(c[2]);
               decisions.push(c);
@@ -209,7 +209,7 @@ describe.skipIf(!HAS_PYTHON)('bots on compact decisions play as on the JSON view
     // The shanten bot asked for compact decisions and got them, each valid.
     const to = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse((JSON.parse(l) as { line: string }).line) as Record<string, unknown>);
     const from = readFileSync(log, 'utf8').split('\n').filter(Boolean).filter((l) => (JSON.parse(l) as { dir: string }).dir === 'from');
-    expect(JSON.parse((JSON.parse(from[0]!) as { line: string }).line)).toEqual({ type: 'hello', protocol: 'tw16-bot/1', view: 'delta' });
+    expect(JSON.parse((JSON.parse(from[0]!) as { line: string }).line)).toEqual({ type: 'hello', protocol: 'tw16-bot/2', view: 'delta' });
     const requests = to.filter((m) => m.type === 'request') as { decisions: unknown[] }[];
     expect(requests.length).toBeGreaterThan(20);
     for (const q of requests) for (const d of q.decisions) expect(compact(d)).toEqual([]);
