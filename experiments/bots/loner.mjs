@@ -1,5 +1,5 @@
 // loner.mjs — an outside bot module for the shipped league (experiments/league.json): it wins
-// whenever it can, passes on every claim, and discards its loneliest tile (the README's my-bot.js).
+// whenever it can, passes on every claim, and discards its loneliest tile (docs/bots.md's my-bot.js; loner.ts is it in TypeScript, for bench/ts-bot.ts).
 import { ActionKind, actionKind, actionTile } from 'tw16';
 
 /** @type {import('tw16').BotFactory} */
