@@ -3,7 +3,8 @@
  * docs/): in README.md, docs/*.md and the other READMEs, a relative link names a file or directory
  * that exists, and a `#anchor` into a markdown page names one of its headings (as GitHub makes
  * anchors from them) or one of its `<a id="…">` anchors. Links inside code blocks and to other sites
- * are not checked. The last block feeds the checker broken links and sees each reported.
+ * are not checked. The last block feeds the checker broken links and sees each reported. And the
+ * pages stay short enough to read: README.md at most 300 lines, a docs/ page at most 600.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
@@ -93,6 +94,14 @@ describe('links between the documentation pages', () => {
     }
     expect(problems).toEqual([]);
     expect(links).toBeGreaterThan(100);
+  });
+
+  it('the front door is at most 300 lines, and a docs/ page at most 600 (docs/rules.md, the rule reference, apart)', () => {
+    const long = docPages()
+      .filter((p) => p === 'README.md' || (p.startsWith('docs/') && p !== 'docs/rules.md'))
+      .map((p) => [p, read(p)!.split('\n').length - 1] as const)
+      .filter(([p, n]) => n > (p === 'README.md' ? 300 : 600));
+    expect(long).toEqual([]);
   });
 
   it('makes anchors as GitHub does', () => {
