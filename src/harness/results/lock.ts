@@ -3,7 +3,7 @@
  * --resume and --continue, merge into it, rescore into it) holds `DIR/.tw16-lock` while it works:
  * a second one is refused at once (exit 2) naming the holder, so it can never disturb the first.
  *
- * What is guaranteed (README "Faults and recovery"):
+ * What is guaranteed (docs/faults.md):
  * - Taking the lock is atomic: the holder's record is written to a file of its own, then
  *   hard-linked to the lock's name, which fails when the name exists (link is atomic on local
  *   file systems and on NFS, where O_EXCL was not always). Of two takers exactly one wins.

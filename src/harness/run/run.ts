@@ -1,8 +1,7 @@
 /**
  * Running an experiment: plan jobs lazily, run them (a piscina pool, or in-process with 0
  * workers), journal their rows in job order as they complete, and finish into a complete
- * result directory. The formats are in results/README.md; the guarantees in README "Faults
- * and recovery":
+ * result directory. The formats are in results/README.md; the guarantees in docs/faults.md:
  * - progress: each job's rows are appended to the journals (`*.partial.arrows`) when it is
  *   written, and `run-state.json` records a checkpoint (journal bytes, rows, SHA-256) at the
  *   start, after a written job once the last checkpoint is CHECKPOINT_MS old, and when the run

@@ -28,7 +28,7 @@ if (closeChannel) {
   (closeChannel as unknown as { unref(): void }).unref();
 }
 
-// A bot must never end its worker (README "Faults and recovery"): every way it could is turned
+// A bot must never end its worker (docs/faults.md): every way it could is turned
 // into a BotError naming it, its seat and hand, with the replay command.
 // - process.exit in a decision throws there instead, so the engine blames the bot as for any exception;
 process.exit = ((code?: number | string | null) => {
