@@ -21,13 +21,12 @@
  * in (or `--base-dir`: a built checkout of the base already there); an experiment field the base does not know (`luck`, added after it) is left out for it,
  * which is the same experiment there (a base without luck accounting has it off).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { buildAt, here, median, timedNode } from './base.js';
 
-const here = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'); // dist/bench → the checkout
 const args = process.argv.slice(2);
 const flag = (name: string, dflt: string): string => {
   const i = args.indexOf(`--${name}`);
@@ -69,15 +68,7 @@ interface Build {
 
 /** Build `ref` in a worktree of its own (once), with this checkout's node_modules. */
 function baseBuild(ref: string): Build {
-  const commit = execFileSync('git', ['-C', here, 'rev-parse', '--short', ref], { encoding: 'utf8' }).trim();
-  const dir = join(tmpdir(), 'tw16-ab', commit);
-  if (!existsSync(join(dir, 'dist', 'bin')) && !existsSync(join(dir, 'dist', 'src', 'cli'))) {
-    mkdirSync(dirname(dir), { recursive: true });
-    if (!existsSync(dir)) execFileSync('git', ['-C', here, 'worktree', 'add', '--detach', dir, commit], { stdio: 'inherit' });
-    if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(dir, 'node_modules'));
-    console.log(`building ${commit} in ${dir}`);
-    execFileSync(process.execPath, [join(here, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { stdio: 'inherit' });
-  }
+  const { commit, dir } = buildAt(ref);
   return { name: `base ${commit}`, dir, unknown: probeUnknown(dir) };
 }
 
@@ -96,8 +87,6 @@ interface Sample {
   readonly cpu: number;
 }
 
-const hasTime = existsSync('/usr/bin/time');
-
 /** One `tw16 run` of `exp` by `b` with `workers`: wall and CPU seconds. */
 function runOnce(b: Build, exp: Record<string, unknown>, workers: number, scratch: string): Sample {
   const e = { ...exp };
@@ -107,19 +96,11 @@ function runOnce(b: Build, exp: Record<string, unknown>, workers: number, scratc
   const out = join(scratch, 'out');
   rmSync(out, { recursive: true, force: true }); // (no --force: the base may predate it)
   const cmd = [join(b.dir, 'bin', 'tw16.js'), 'run', file, '--out', out, '--quiet', '--workers', String(workers)];
-  const t0 = performance.now();
-  const r = hasTime ? spawnSync('/usr/bin/time', ['-f', 'TW16AB %U %S', process.execPath, ...cmd], { encoding: 'utf8' }) : spawnSync(process.execPath, cmd, { encoding: 'utf8' });
-  const wall = (performance.now() - t0) / 1000;
+  const r = timedNode(cmd);
   if (r.status !== 0) throw new Error(`${b.name}: tw16 run failed (${r.status}): ${r.stderr}`);
-  const m = /TW16AB ([\d.]+) ([\d.]+)/.exec(r.stderr ?? '');
   rmSync(out, { recursive: true, force: true });
-  return { wall, cpu: m ? Number(m[1]) + Number(m[2]) : NaN };
+  return { wall: r.wall, cpu: r.cpu };
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 const current: Build = { name: 'this checkout', dir: here, unknown: new Set() };
 const baseDir = flag('base-dir', '');
