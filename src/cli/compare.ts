@@ -14,7 +14,7 @@
  * made absolute in the printed experiment, so it runs from any directory.
  */
 import { join, resolve } from 'node:path';
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.js';
 import { shellQuote } from '../core/shell.js';
 import type { Summary } from '../harness/analysis/summary.js';
@@ -24,6 +24,7 @@ import { absoluteBotSpec } from '../harness/players/load.js';
 import type { RunOutcome } from '../harness/run/run.js';
 import { rulesListFlag } from './flags.js';
 import { checkBotsFlag, playExperiment, type PlayOptions } from './run.js';
+import type { CommandBody } from './command.js';
 
 /** Deals compare plays at most unless told (stop-greedy-random's): it usually stops far sooner. */
 export const COMPARE_MAX_DEALS = 20_000;
@@ -174,9 +175,7 @@ export function rankingSentence(s: Summary): string {
   return `Ranking after ${n(arm.deals)} deals (${adj ? 'luck-adjusted ' : ''}points per seat-hand, 95% intervals): ${rows.map((r, i) => `${i + 1}. ${r.bot} ${signed(r.e.mean)} [${signed(r.e.lo)}, ${signed(r.e.hi)}]`).join('; ')}.`;
 }
 
-export const compareCommand: CommandModule<object, CompareArgs> = {
-  command: 'compare <a> <b>',
-  describe: 'Is bot A better than bot B? Duplicate seating, luck-adjusted, stopping when decided; prints the experiment it ran and a one-sentence verdict',
+export const compareCommand: CommandBody<CompareArgs> = {
   builder: (y) =>
     sharedOptions(
       y
@@ -209,9 +208,7 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
   },
 };
 
-export const rankCommand: CommandModule<object, RankArgs> = {
-  command: 'rank <bots..>',
-  describe: `Rank 2 to ${LEAGUE_MAX} bots on one scale (5 or more: a league, one table of four a deal); prints the experiment it ran and the ranking in a sentence`,
+export const rankCommand: CommandBody<RankArgs> = {
   builder: (y) =>
     sharedOptions(
       y

@@ -3,12 +3,12 @@
  * identical, 1 when they differ (usable in CI), 2 on bad input (not two complete results),
  * 3 when the report cannot be written.
  */
-import type { CommandModule } from 'yargs';
 import { diffResults, type DiffSummary } from '../harness/analysis/diff.js';
 import { EXIT } from '../core/errors.js';
 import { makeDirs } from '../harness/io/files.js';
 import { ci, table } from '../harness/analysis/format.js';
 import { asTyped } from './invocation.js';
+import type { CommandBody } from './command.js';
 
 interface DiffArgs {
   a: string;
@@ -78,9 +78,7 @@ export function formatDiff(d: DiffSummary): string {
   return `${out.join('\n')}\n`;
 }
 
-export const diffCommand: CommandModule<object, DiffArgs> = {
-  command: 'diff <a> <b>',
-  describe: 'Compare two result directories: patterns, bot metrics, hand-by-hand changes (exit 1 if different)',
+export const diffCommand: CommandBody<DiffArgs> = {
   builder: (y) =>
     y
       .positional('a', { type: 'string', demandOption: true, describe: 'result directory A' })

@@ -12,10 +12,10 @@
  * It exits when its stdin ends (the Python side closed it, or died): the process never outlives
  * the environment that started it.
  */
-import type { CommandModule } from 'yargs';
 import { EXIT, InputError } from '../core/errors.js';
 import { BotError } from '../engine/types.js';
 import { Environment, envOptions } from '../harness/run/env.js';
+import type { CommandBody } from './command.js';
 
 /** One frame: length, type, payload. */
 function frame(type: 'J' | 'E' | 'R', payload: Uint8Array): Buffer {
@@ -82,9 +82,7 @@ async function* stdinLines(): AsyncGenerator<string> {
   if (rest) yield rest;
 }
 
-export const envCommand: CommandModule<object, object> = {
-  command: 'env',
-  describe: 'The engine side of the Python learning environment (python/tw16env starts it): requests on stdin, binary frames on stdout; exits when stdin ends',
+export const envCommand: CommandBody<object> = {
   builder: (y) => y,
   handler: async () => {
     process.stdout.on('error', () => process.exit(EXIT.OK)); // the reader is gone

@@ -5,11 +5,11 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { CommandModule } from 'yargs';
 import { ADVERSARIAL, BOT_ABOUT, BOT_NAMES } from '../../bots/index.js';
 import { UsageError } from '../core/errors.js';
 import { getProfile, PROFILE_NAMES } from '../rules/index.js';
 import { PACKAGE_ROOT } from '../version.js';
+import type { CommandBody } from './command.js';
 
 /** The shipped experiments' directory. */
 export function shippedExperiments(): string {
@@ -57,9 +57,7 @@ function columns(rows: readonly (readonly string[])[]): string {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
 }
 
-export const listCommand: CommandModule<object, { what: string }> = {
-  command: 'list <what>',
-  describe: 'List what can be named: experiments (tw16 run NAME), rule profiles (--rules), built-in bots (--bots)',
+export const listCommand: CommandBody<{ what: string }> = {
   builder: (y) => y.positional('what', { type: 'string', demandOption: true, describe: WHAT.join(' | ') }),
   handler: (a) => {
     const out: string[] = [];

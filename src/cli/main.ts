@@ -3,11 +3,11 @@
  * `main(argv)` never calls process.exit, so tests can drive it in-process; it returns the exit
  * code (EXIT below). Errors reach the user as one line; `--debug` adds the stack.
  */
-import yargs, { type Argv } from 'yargs';
+import type { Argv } from 'yargs';
 import { EXIT, fullStack, InputError, IoError, isSystemError, UsageError } from '../core/errors.js';
 import { BotError } from '../engine/types.js';
 import { VERSION } from '../version.js';
-import { commands } from './commands.js';
+import { commandName, commands, type Command } from './commands.js';
 import { asTyped, invokedAs, setInvocation } from './invocation.js';
 
 export { invokedAs };
@@ -51,6 +51,13 @@ function joinDashValues(argv: readonly string[]): string[] {
   return out;
 }
 
+/** The handler of a command whose module was not loaded: yargs runs only a command the line names, whose module is. */
+function notLoaded(c: Command): () => never {
+  return () => {
+    throw new Error(`the module of tw16 ${commandName(c)} was not loaded`);
+  };
+}
+
 /**
  * Run the tw16 command `argv`; the exit code. `invokedAs`: the words that started this tw16, to
  * start the commands it prints (invocation.ts; default `tw16`).
@@ -59,6 +66,12 @@ export async function main(argv: string[], opts: { invokedAs?: string } = {}): P
   setInvocation(opts.invokedAs ?? 'tw16');
   const debug = argv.includes('--debug');
   let code: number = EXIT.OK;
+  // `tw16 --version` answers before yargs loads, as yargs would (loading yargs was most of what it cost).
+  if (argv.length === 1 && argv[0] === '--version') {
+    process.stdout.write(`${VERSION}\n`);
+    return EXIT.OK;
+  }
+  const { default: yargs } = await import('yargs');
   let cli: Argv = yargs(joinDashValues(argv))
     .scriptName('tw16')
     .version(VERSION)
@@ -71,12 +84,17 @@ export async function main(argv: string[], opts: { invokedAs?: string } = {}): P
     .fail((msg, err) => {
       throw err ?? new UsageError(msg);
     });
-  // Every command's --help ends with the exit codes too.
-  for (const c of commands) {
-    const build = c.builder;
-    cli = cli.command({ ...c, builder: (y: Argv) => (typeof build === 'function' ? (build(y) as Argv) : y.options(build ?? {})).epilogue(HELP_EXIT_CODES) });
-  }
   try {
+    // Only the modules of the commands the line names load (the command's own, or none for
+    // --version and --help): the rest are only their names and help lines.
+    const words = new Set(argv);
+    for (const c of commands) {
+      const body = words.has(commandName(c)) ? await c.load() : undefined;
+      const build = body?.builder;
+      // Every command's --help ends with the exit codes too.
+      const builder = (y: Argv): Argv => (typeof build === 'function' ? (build(y) as Argv) : y.options(build ?? {})).epilogue(HELP_EXIT_CODES);
+      cli = cli.command({ command: c.command, describe: c.describe, builder, handler: body?.handler ?? notLoaded(c) });
+    }
     await cli.parseAsync();
   } catch (err) {
     process.stderr.write(errorMessage(err, debug));

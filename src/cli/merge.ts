@@ -8,10 +8,10 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
-import type { CommandModule } from 'yargs';
 import { EXIT, UsageError } from '../core/errors.js';
 import { formatSummary } from '../harness/analysis/format.js';
 import { mergeShards } from '../harness/run/merge.js';
+import type { CommandBody } from './command.js';
 
 interface MergeArgs {
   out: string;
@@ -87,9 +87,7 @@ export function shardArgs(args: readonly string[]): string[] {
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-export const mergeCommand: CommandModule<object, MergeArgs> = {
-  command: 'merge <out> <shards..>',
-  describe: "Merge the shards of a run (tw16 run --shard) into its result: the same bytes as the run on one machine",
+export const mergeCommand: CommandBody<MergeArgs> = {
   builder: (y) =>
     y
       .positional('out', { type: 'string', demandOption: true, describe: 'the result directory to write (e.g. the shards\' parent, results/<name>)' })

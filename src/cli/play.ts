@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { EXIT, UsageError } from '../core/errors.js';
 import { parseTile } from '../core/tiles.js';
 import { action, ActionKind, type Action } from '../engine/actions.js';
@@ -27,6 +27,7 @@ import { absoluteBotSpec, loadBotFactory } from '../harness/players/load.js';
 import { rulesFlag, timeoutMs, timeoutOption } from './flags.js';
 import { asTyped } from './invocation.js';
 import { decisionScreen, endScreen, type Session } from './screen.js';
+import type { CommandBody } from './command.js';
 
 interface PlayArgs {
   rules: string;
@@ -148,9 +149,7 @@ async function setup(argv: PlayArgs): Promise<{ names: string[]; bots: (BotFacto
 }
 
 /** `tw16 play`. */
-export const playCommand: CommandModule<object, PlayArgs> = {
-  command: 'play',
-  describe: 'Play one seat in the terminal against bots',
+export const playCommand: CommandBody<PlayArgs> = {
   builder,
   handler: async (argv: ArgumentsCamelCase<PlayArgs>) => {
     const rules = rulesFlag(argv.rules);

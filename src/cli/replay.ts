@@ -10,7 +10,7 @@
  * position of the key is used (engine `handPosition`): dealer = K mod 4, round = ⌊K / 4⌋ mod 4.
  * --check runs both referees after every step; a finding is an internal error (exit 70).
  */
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { formatTiles, tileName } from '../core/tiles.js';
 import { formatAction, actionKind, ActionKind } from '../engine/actions.js';
 import { playHand } from '../engine/hand.js';
@@ -28,6 +28,7 @@ import { scoreCommand } from '../harness/results/winrow.js';
 import { resolve } from 'node:path';
 import { lineUp } from '../harness/experiment/experiment.js';
 import { splitBotList } from '../harness/players/command.js';
+import type { CommandBody } from './command.js';
 
 export { rulesFlag };
 
@@ -171,9 +172,7 @@ function formatResult(r: HandResult, who: (s: number) => string, dealer: number,
 }
 
 /** `tw16 replay`. */
-export const replayCommand: CommandModule<object, ReplayArgs> = {
-  command: 'replay',
-  describe: 'Play one hand again and print every step in MPSZ',
+export const replayCommand: CommandBody<ReplayArgs> = {
   builder,
   handler: async (argv: ArgumentsCamelCase<ReplayArgs>) => {
     const setup = await replaySetup(argv);

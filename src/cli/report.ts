@@ -2,15 +2,13 @@
  * `tw16 report RESULTS_DIR`: write report.md and a self-contained report.html (tables and
  * SVG charts) for a finished run, from its summary.json and wins.arrow.
  */
-import type { CommandModule } from 'yargs';
+import type { CommandBody } from './command.js';
 
 interface ReportArgs {
   results: string;
 }
 
-export const reportCommand: CommandModule<object, ReportArgs> = {
-  command: 'report <results>',
-  describe: 'Write report.md and report.html (tables and SVG charts) for a finished run',
+export const reportCommand: CommandBody<ReportArgs> = {
   builder: (y) => y.positional('results', { type: 'string', demandOption: true, describe: 'a complete result directory (tw16 run or rescore; checked against its manifest.json)' }),
   handler: async (a) => {
     // Loaded here, not at start-up: vega takes a few hundred ms to import.

@@ -2,11 +2,11 @@
  * `tw16 rescore RESULTS --rules PROFILE [--out DIR] [--force] [--json]`: RESULTS must be a complete
  * result (checked against its manifest); DIR becomes one (staged, manifest last).
  */
-import type { CommandModule } from 'yargs';
 import { ci, table } from '../harness/analysis/format.js';
 import { rescoreResults, type RescoreSummary } from '../harness/analysis/rescore.js';
 import { rulesFlag } from './flags.js';
 import { asTyped } from './invocation.js';
+import type { CommandBody } from './command.js';
 
 interface RescoreArgs {
   results: string;
@@ -47,9 +47,7 @@ export function formatRescore(r: RescoreSummary, outDir: string): string {
   return `${out.join('\n')}\n`;
 }
 
-export const rescoreCommand: CommandModule<object, RescoreArgs> = {
-  command: 'rescore <results>',
-  describe: 'Re-score every stored win of a run under another profile, without replaying',
+export const rescoreCommand: CommandBody<RescoreArgs> = {
   builder: (y) =>
     y
       .positional('results', { type: 'string', demandOption: true, describe: 'result directory of a complete run' })

@@ -15,7 +15,6 @@
  * (SIGINT, SIGTERM, SIGHUP), progress saved.
  */
 import { join, resolve } from 'node:path';
-import type { CommandModule } from 'yargs';
 import { EXIT, InputError, UsageError } from '../core/errors.js';
 import { loadBotFactory } from '../harness/players/load.js';
 import { shellQuote } from '../core/shell.js';
@@ -28,6 +27,7 @@ import { rulesListFlag } from './flags.js';
 import { experimentFile } from './list.js';
 import { asTyped, invocation } from './invocation.js';
 import { progressReporter } from './progress.js';
+import type { CommandBody } from './command.js';
 
 interface RunArgs {
   experiment: string;
@@ -172,9 +172,7 @@ function reportStop(r: RunOutcome, a: PlayOptions, outDir: string, shard?: Shard
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-export const runCommand: CommandModule<object, RunArgs> = {
-  command: 'run <experiment>',
-  describe: 'Play an experiment into a result directory (hands.arrow, wins.arrow, summary.json, reports, manifest.json); print the summary',
+export const runCommand: CommandBody<RunArgs> = {
   builder: (y) =>
     y
       .positional('experiment', { type: 'string', demandOption: true, describe: 'an experiment JSON file, or the name of a shipped one (default, greedy-vs-random, …: tw16 list experiments)' })

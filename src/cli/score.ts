@@ -11,7 +11,7 @@
  * (a malformed case still prints `{id, error}` in its place).
  */
 import { dirname } from 'node:path';
-import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { formatTiles, tileName } from '../core/tiles.js';
 import {
   PATTERN_IDS,
@@ -32,6 +32,7 @@ import {
 } from '../rules/index.js';
 import { EXIT, InputError, UsageError } from '../core/errors.js';
 import { readJsonFile } from '../harness/io/files.js';
+import type { CommandBody } from './command.js';
 
 interface ScoreArgs {
   hand?: string;
@@ -75,9 +76,7 @@ function builder(y: Argv): Argv<ScoreArgs> {
 }
 
 /** `tw16 score`: see the file comment. */
-export const scoreCommand: CommandModule<object, ScoreArgs> = {
-  command: 'score [hand]',
-  describe: 'Score a hand (or --cases FILE) under a rule profile: patterns, tai, payments',
+export const scoreCommand: CommandBody<ScoreArgs> = {
   builder,
   handler: (argv: ArgumentsCamelCase<ScoreArgs>) => {
     if (argv.cases !== undefined) {
