@@ -13,6 +13,13 @@ import { search, searchBot, SEARCH_ROLLOUTS } from './search.js';
 /** The built-in bots by name. */
 export const BOTS: Readonly<Record<string, BotFactory>> = Object.freeze({ random, greedy, defensive, value, search });
 
+/**
+ * Built-in bots whose decisions take microseconds (search plays rollouts, seconds a hand: not it).
+ * A small run of only these plays in tw16's own thread rather than start a worker's
+ * (src/harness/run/run.ts, inThisThread).
+ */
+export const QUICK_BOTS: ReadonlySet<string> = new Set(['random', 'greedy', 'defensive', 'value']);
+
 /** Built-in bots that take a number, `NAME:N` (e.g. `search:200`: rollouts per decision). */
 const WITH_NUMBER: Readonly<Record<string, (n: number) => BotFactory>> = Object.freeze({ search: searchBot });
 

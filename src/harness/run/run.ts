@@ -23,7 +23,6 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Piscina } from 'piscina';
 import { InputError, UsageError } from '../../core/errors.js';
 import { VERSION } from '../../version.js';
 import { ArrowTableWriter } from '../io/arrow.js';
@@ -40,6 +39,7 @@ import type { Batch } from '../io/columns.js';
 import { handColumns, WIN_COLUMNS } from '../results/records.js';
 import { DECISION_COLUMNS } from '../results/decisions.js';
 import { OBS_FORMAT } from '../../engine/index.js';
+import { QUICK_BOTS } from '../../../bots/index.js';
 import { withDirLock } from '../results/lock.js';
 import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from '../results/resultdir.js';
 import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, writeRunStateAsync, type RunState } from '../results/runstate.js';
@@ -252,6 +252,25 @@ export function poolSize(requested: number | undefined, jobs: number, cores = av
   return { workers, capped: `--workers ${requested}: using ${workers} (${why}; more threads cannot run at once)` };
 }
 
+/**
+ * The most hands a run may have left to play in this thread when no worker count was asked for
+ * (inThisThread): a default job's, a fraction of a second of quick bots, which Ctrl-C waits for.
+ */
+export const IN_THIS_THREAD_HANDS = 2000;
+
+/**
+ * Do the jobs of a run with `jobs` jobs and `deals` deals left play in this thread? With
+ * `--workers 0`; and, when no worker count was asked for, when what is left is one job of at most
+ * IN_THIS_THREAD_HANDS hands, every bot a quick built-in (QUICK_BOTS): a worker would cost its
+ * start (a fresh thread loading the engine and bots: more CPU than a 1-deal run's hands) and
+ * guard against nothing that can happen there (a bot module's time and memory limits, Ctrl-C
+ * within a long job). The same job function plays either way: the same bytes.
+ */
+export function inThisThread(e: Experiment, workers: number | undefined, jobs: number, deals: number): boolean {
+  if (workers !== undefined) return workers === 0;
+  return jobs <= 1 && deals * handsPerDeal(e) <= IN_THIS_THREAD_HANDS && e.bots.every((b) => b.path === undefined && b.command === undefined && QUICK_BOTS.has(b.name));
+}
+
 async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
   const e = opts.experiment;
   const dir = opts.outDir;
@@ -447,7 +466,8 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
     };
     const timeoutMs = opts.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS;
     const perJob = opts.dealsPerJob ?? defaultDealsPerJob(e);
-    const pool = opts.workers === 0 ? { workers: 0 } : poolSize(opts.workers, Math.ceil((end - dealsDone) / perJob));
+    const jobsLeft = Math.ceil((end - dealsDone) / perJob);
+    const pool = inThisThread(e, opts.workers, jobsLeft, end - dealsDone) ? { workers: 0 } : poolSize(opts.workers, jobsLeft);
     if (pool.capped) opts.onNote?.(pool.capped);
     const workers = pool.workers;
     const jobs = planJobs(e, dealsDone, perJob, { timeoutMs, ...(opts.tables !== undefined ? { tables: opts.tables } : {}), ...(opts.check ? { check: true } : {}) }, looks);
@@ -613,6 +633,7 @@ async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job | B
   const closeChannel = `tw16-close-programs-${process.pid}-${++pools}`;
   const heartbeats = newHeartbeats(inFlightMax);
   const freeSlots = Array.from({ length: inFlightMax }, (_, i) => inFlightMax - 1 - i);
+  const { Piscina } = await import('piscina'); // loaded only by a run that starts a pool
   const pool = new Piscina({
     filename: workerUrl(),
     minThreads: workers,
