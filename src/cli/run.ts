@@ -21,7 +21,7 @@ import { shellQuote } from '../core/shell.js';
 import { badDeals, botBase, DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_STOP_DELTA, loadExperiment, parseBotsFlag, parseRecord, recheckExperiment, RECORD_KINDS, type BotSpec, type Experiment, type StopRule } from '../harness/experiment/experiment.js';
 import { typeWarnings } from '../harness/players/typecheck.js';
 import { formatSummary } from '../harness/analysis/format.js';
-import { DEFAULT_DECISION_TIMEOUT_MS, DEFAULT_WORKER_MEMORY_MB, runExperiment, type RunOutcome } from '../harness/run/run.js';
+import { DEFAULT_DECISION_TIMEOUT_MS, DEFAULT_WORKER_MEMORY_MB, IN_THIS_THREAD_HANDS, runExperiment, type RunOutcome } from '../harness/run/run.js';
 import { parseShard, shardDirName, shardFromEnv, shardName, type Shard } from '../harness/experiment/shard.js';
 import { rulesListFlag } from './flags.js';
 import { experimentFile } from './list.js';
@@ -183,8 +183,7 @@ export const runCommand: CommandBody<RunArgs> = {
       .option('matches', { type: 'number', describe: 'number of whole matches, for an experiment of matches (overrides the file)' })
       .option('workers', {
         type: 'number',
-        describe:
-          'worker threads (default: cores). 0 runs the bots in this thread, for a debugger: there no time limit can stop a decision and Ctrl-C acts between jobs, so a bot that never returns needs kill -9 (progress is saved each second; --resume continues)',
+        describe: `worker threads (default: cores; none for one job of up to ${IN_THIS_THREAD_HANDS.toLocaleString('en-US')} hands of built-in bots but search). 0 runs the bots in this thread, for a debugger: there no time limit can stop a decision and Ctrl-C acts between jobs, so a bot that never returns needs kill -9 (progress is saved each second; --resume continues)`,
       })
       .option('worker-memory', { type: 'number', describe: `heap limit of each worker thread in MB (default ${DEFAULT_WORKER_MEMORY_MB}); a bot that needs more stops the run as a bot error naming it` })
       .option('out', { type: 'string', describe: 'output directory (default: results/<name>)' })
