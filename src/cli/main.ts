@@ -51,6 +51,11 @@ function joinDashValues(argv: readonly string[]): string[] {
   return out;
 }
 
+/** Does the command line ask for help (`--help`, `--help=…`, or the word `help`, which yargs takes for it)? */
+function asksForHelp(argv: readonly string[]): boolean {
+  return argv.some((w) => w === 'help' || w.startsWith('--help'));
+}
+
 /** The handler of a command whose module was not loaded: yargs runs only a command the line names, whose module is. */
 function notLoaded(c: Command): () => never {
   return () => {
@@ -80,7 +85,10 @@ export async function main(argv: string[], opts: { invokedAs?: string } = {}): P
     .demandCommand(1, 'name a command; see tw16 --help')
     .recommendCommands()
     .epilogue(HELP_EXIT_CODES)
-    .wrap(Math.min(110, process.stdout.columns || 100))
+    // yargs lays out a command's help whenever it runs the command (to have it at hand); only a
+    // line asking for help prints it, so only that one pays for wrapping it (that layout was the
+    // most of what yargs cost a 1-deal run).
+    .wrap(asksForHelp(argv) ? Math.min(110, process.stdout.columns || 100) : null)
     .fail((msg, err) => {
       throw err ?? new UsageError(msg);
     });
