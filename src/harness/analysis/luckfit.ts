@@ -26,6 +26,7 @@
  *   for its own fold k, w₋ₖₘ·x for the others.
  */
 import { LUCK_F } from '../../engine/index.js';
+import { doubled } from './stats.js';
 
 /** Folds of the cross-fitting (even: `LuckModel.controls` takes them two at a time). */
 export const LUCK_FOLDS = 10;
@@ -86,6 +87,12 @@ export class FoldSums {
   /** Per held seat-hand, its non-zero regressors (`rowNz[r * D …]`, `rowM[r]` of them). */
   private readonly rowNz = new Int32Array(D * HELD);
   private readonly rowM = new Int32Array(HELD);
+  /** Since the last `drain`: the regressors seen non-zero (`seen`, listed in `seenList`) and the `sxx` entries made non-zero (`entries`). */
+  private readonly seen = new Uint8Array(D);
+  private readonly seenList = new Int32Array(D);
+  private nSeen = 0;
+  private entries = new Int32Array(256);
+  private nEntries = 0;
 
   add(x: Float64Array, y: number, nz: Int32Array, m: number): void {
     this.n++;
@@ -101,6 +108,10 @@ export class FoldSums {
       const i = nz[a]!;
       const xi = x[i]!;
       rowNz[r * D + a] = i;
+      if (this.seen[i] === 0) {
+        this.seen[i] = 1;
+        this.seenList[this.nSeen++] = i;
+      }
       sx[i]! += xi;
       sxy[i]! += xi * y;
       live[i] = 1;
@@ -150,6 +161,10 @@ export class FoldSums {
         let s1 = sxx[row + j1]!;
         let s2 = sxx[row + j2]!;
         let s3 = sxx[row + j3]!;
+        if (s0 === 0) this.entry(row + j0);
+        if (s1 === 0) this.entry(row + j1);
+        if (s2 === 0) this.entry(row + j2);
+        if (s3 === 0) this.entry(row + j3);
         for (let r = 0; r < k; r++) {
           const h = held[ci + r]!;
           s0 += h * held[c0 + r]!;
@@ -166,11 +181,46 @@ export class FoldSums {
         const j = cols[b]!;
         const cj = j * HELD;
         let s = sxx[row + j]!;
+        if (s === 0) this.entry(row + j);
         for (let r = 0; r < k; r++) s += held[ci + r]! * held[cj + r]!;
         sxx[row + j] = s;
       }
     }
     this.clear(m);
+  }
+
+  /** Note `sxx[k]` as made non-zero since the last drain (an entry noted twice drains 0 the second time). */
+  private entry(k: number): void {
+    if (this.nEntries === this.entries.length) this.entries = doubled(this.entries);
+    this.entries[this.nEntries++] = k;
+  }
+
+  /**
+   * Add the sums so far to `into` (each rounded once to ExactSums' grid) and start again from zero.
+   * Called at the end of each deal, so what reaches `into` is a function of the deal alone.
+   */
+  drain(into: ExactFold): void {
+    this.flush();
+    const e = into.sums;
+    into.n += this.n;
+    e.add(0, this.sy);
+    for (let a = 0; a < this.nSeen; a++) {
+      const i = this.seenList[a]!;
+      e.add(SX + i, this.sx[i]!);
+      e.add(SXY + i, this.sxy[i]!);
+      this.sx[i] = 0;
+      this.sxy[i] = 0;
+      this.seen[i] = 0;
+    }
+    for (let a = 0; a < this.nEntries; a++) {
+      const k = this.entries[a]!;
+      e.add(SXX + k, this.sxx[k]!);
+      this.sxx[k] = 0;
+    }
+    this.n = 0;
+    this.sy = 0;
+    this.nSeen = 0;
+    this.nEntries = 0;
   }
 
   /** Empty the block: zero the live columns (`cols`, `m` of them), so an added seat-hand writes only its non-zeros. */
@@ -197,6 +247,7 @@ export class FoldSums {
         const row = i * D;
         for (let b = a; b < m; b++) {
           const j = rowNz[base + b]!;
+          if (sxx[row + j] === 0) this.entry(row + j);
           sxx[row + j]! += xi * held[j * HELD + r]!;
         }
       }
@@ -204,18 +255,148 @@ export class FoldSums {
   }
 }
 
+/** Grid of ExactSums: values are rounded to multiples of 2^-FRAC (about 4e-9). */
+const FRAC = 28;
+const SCALE = 2 ** FRAC;
+/** ExactSums holds an integer as hi·SPLIT + lo, moving lo's high part to hi once |lo| reaches LIMIT. */
+const SPLIT = 2 ** 32;
+const LIMIT = 2 ** 50;
+
+/**
+ * Sums that no order of adding can change: each value added is rounded once to a multiple of
+ * 2^-FRAC, and the integers (in units of 2^-FRAC) are summed exactly, in two doubles per sum
+ * (`hi`·2^32 + `lo`, every step exact while |hi| < 2^53, i.e. up to about 2^57 ≈ 1.4e17 in value). A worker's
+ * sums merged with another's, in any grouping, are therefore the same bits as one thread adding
+ * every value: what keeps the luck fit's sums independent of workers, job sizes, resumes and shards.
+ */
+export class ExactSums {
+  constructor(
+    readonly hi: Float64Array,
+    readonly lo: Float64Array,
+  ) {}
+
+  static zeros(n: number): ExactSums {
+    return new ExactSums(new Float64Array(n), new Float64Array(n));
+  }
+
+  /** Add `v`, rounded to the grid, at `i` (v finite). */
+  add(i: number, v: number): void {
+    if (v === 0) return;
+    let q = Math.round(v * SCALE);
+    if (!(Math.abs(q) < LIMIT)) {
+      const t = Math.trunc(q / SPLIT);
+      this.hi[i]! += t;
+      q -= t * SPLIT;
+    }
+    const lo = this.lo[i]! + q;
+    if (Math.abs(lo) < LIMIT) this.lo[i] = lo;
+    else {
+      const t = Math.trunc(lo / SPLIT);
+      this.hi[i]! += t;
+      this.lo[i] = lo - t * SPLIT;
+    }
+  }
+
+  /** Add every sum of `o` (the same length). */
+  merge(o: { readonly hi: ArrayLike<number>; readonly lo: ArrayLike<number> }): void {
+    for (let i = 0; i < this.hi.length; i++) {
+      this.hi[i]! += o.hi[i]!;
+      const lo = this.lo[i]! + o.lo[i]!;
+      if (Math.abs(lo) < LIMIT) this.lo[i] = lo;
+      else {
+        const t = Math.trunc(lo / SPLIT);
+        this.hi[i]! += t;
+        this.lo[i] = lo - t * SPLIT;
+      }
+    }
+  }
+
+  /** Sum `i` as a double: the exact sum rounded once (so whatever split of hi and lo holds it). */
+  value(i: number): number {
+    return (this.hi[i]! * SPLIT + this.lo[i]!) / SCALE;
+  }
+}
+
+/** Offsets in an ExactFold's sums: Σy, then Σx (D), Σxy (D), Σxxᵀ (D × D, upper triangle used). */
+const SX = 1;
+const SXY = 1 + D;
+const SXX = 1 + 2 * D;
+const FOLD_SUMS = 1 + 2 * D + D * D;
+
+/** One fold's sums as the fit reads them. */
+interface FoldValues {
+  readonly n: number;
+  readonly sy: number;
+  readonly sx: Float64Array;
+  readonly sxy: Float64Array;
+  readonly sxx: Float64Array;
+}
+
+/** A fold's sums as they travel from a worker (structured clone; the arrays transferable). */
+export interface FoldTransfer {
+  readonly key: string;
+  readonly fold: number;
+  readonly n: number;
+  readonly hi: Float64Array;
+  readonly lo: Float64Array;
+}
+
+/**
+ * One bot's seat-hands in one fold: each deal's sums made in FoldSums (in the deal's own order), then
+ * added to exact sums at the deal's end, so the result does not depend on what else a job held.
+ */
+export class ExactFold {
+  n = 0;
+  readonly sums = ExactSums.zeros(FOLD_SUMS);
+  private readonly deal = new FoldSums();
+  /** The deal whose seat-hands `deal` holds, or NaN. */
+  private current = NaN;
+
+  add(x: Float64Array, y: number, nz: Int32Array, m: number, deal: number): void {
+    if (deal !== this.current) {
+      this.close();
+      this.current = deal;
+    }
+    this.deal.add(x, y, nz, m);
+  }
+
+  /** End the deal in progress. */
+  close(): void {
+    if (this.current === this.current) this.deal.drain(this);
+    this.current = NaN;
+  }
+
+  merge(t: { readonly n: number; readonly hi: Float64Array; readonly lo: Float64Array }): void {
+    this.n += t.n;
+    this.sums.merge(t);
+  }
+
+  values(): FoldValues {
+    this.close();
+    const v = (i: number) => this.sums.value(i);
+    const sx = new Float64Array(D);
+    const sxy = new Float64Array(D);
+    const sxx = new Float64Array(D * D);
+    for (let i = 0; i < D; i++) {
+      sx[i] = v(SX + i);
+      sxy[i] = v(SXY + i);
+      for (let j = i; j < D; j++) sxx[i * D + j] = v(SXX + i * D + j);
+    }
+    return { n: this.n, sy: v(0), sx, sxy, sxx };
+  }
+}
+
 /**
  * w minimising Σ(y − ȳ − (x − x̄)·w)² + ridge·Σ_f s_ff·w_f² over the sums of the listed folds
  * (s_ff the centred sum of squares of regressor f): zero weights for a regressor that never moves.
  */
-function fitWeights(parts: readonly FoldSums[], ridge: number): Float64Array {
+function fitWeights(parts: readonly FoldValues[], ridge: number): Float64Array {
   let n = 0;
   let sy = 0;
   const sx = new Float64Array(D);
   const sxy = new Float64Array(D);
   const sxx = new Float64Array(D * D);
   for (const p of parts) {
-    p.flush();
     n += p.n;
     sy += p.sy;
     for (let i = 0; i < D; i++) {
@@ -288,24 +469,48 @@ const RIDGE = 1e-6;
  * pass, `fit`, then `controls` in a second pass.
  */
 export class LuckModel {
-  private readonly sums = new Map<string, FoldSums[]>();
+  private readonly sums = new Map<string, ExactFold[]>();
   /** Per key: weights[k * K + m] = w₋ₖₘ (k ≠ m), weights[k * K + k] = w₋ₖ. */
   private readonly weights = new Map<string, Float64Array[]>();
   private readonly nz = new Int32Array(D);
 
-  /** One seat-hand of `key` in a deal of fold `fold`: its regressors and points. */
-  add(key: string, fold: number, x: Float64Array, y: number): void {
+  /** The folds of `key`, made on first sight. */
+  private folds(key: string): ExactFold[] {
     let s = this.sums.get(key);
-    if (!s) this.sums.set(key, (s = Array.from({ length: LUCK_FOLDS }, () => new FoldSums())));
+    if (!s) this.sums.set(key, (s = Array.from({ length: LUCK_FOLDS }, () => new ExactFold())));
+    return s;
+  }
+
+  /** One seat-hand of `key` in deal `deal` (of fold `fold`): its regressors and points. A deal's seat-hands come together. */
+  add(key: string, fold: number, x: Float64Array, y: number, deal: number): void {
     let m = 0;
     for (let i = 0; i < D; i++) if (x[i] !== 0) this.nz[m++] = i;
-    s[fold]!.add(x, y, this.nz, m);
+    this.folds(key)[fold]!.add(x, y, this.nz, m, deal);
+  }
+
+  /** The sums so far (every deal ended), to `merge` into another model: what a worker sends back with its job. */
+  transfer(): FoldTransfer[] {
+    const out: FoldTransfer[] = [];
+    for (const [key, s] of this.sums) {
+      s.forEach((f, fold) => {
+        f.close();
+        if (f.n > 0) out.push({ key, fold, n: f.n, hi: f.sums.hi, lo: f.sums.lo });
+      });
+    }
+    return out;
+  }
+
+  /** Add another model's sums (`transfer`): exact, so the order of merges never shows. */
+  merge(list: readonly FoldTransfer[]): void {
+    if (this.weights.size > 0) throw new Error('LuckModel: sums merged after the fit');
+    for (const t of list) this.folds(t.key)[t.fold]!.merge(t);
   }
 
   /** Fit every key's weights: w₋ₖ for each fold k and w₋ₖₘ for each pair of folds. */
   fit(): void {
     const K = LUCK_FOLDS;
-    for (const [key, s] of this.sums) {
+    for (const [key, folds] of [...this.sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const s = folds.map((f) => f.values());
       const w: Float64Array[] = new Array<Float64Array>(K * K);
       for (let k = 0; k < K; k++) {
         w[k * K + k] = fitWeights(
@@ -360,6 +565,58 @@ export class LuckModel {
       }
       out[k] = v0;
       out[k + 1] = v1;
+    }
+  }
+}
+
+/** The luck model's key of a bot in a rule arm. */
+export function modelKey(arm: number, name: string): string {
+  return `${arm}\u0000${name}`;
+}
+
+/** What makes a hand of a deal a replay of another: the same bots in the same seats, the same hand of the match. */
+export function replayKey(bots: readonly string[], hand: number): string {
+  return `${bots[0]}\u0000${bots[1]}\u0000${bots[2]}\u0000${bots[3]}#${hand}`;
+}
+
+/**
+ * The fit's seat-hands, hand by hand as a run plays them (in the worker that plays them) or as rows
+ * read back: each seat of a hand into `model` under its arm and bot. With `replays`, a hand that
+ * replays a seating already played in its deal (`replayKey`) is left out, as the summary leaves it
+ * out; rows must come in (deal, arm, seating, hand) order, as a job and hands.arrow hold them.
+ */
+export class LuckFitRows {
+  private readonly x = new Float64Array(LUCK_REGRESSORS);
+  private readonly keys = new Map<string, string>();
+  /** Per arm: the deal in progress and the hands of it seen. */
+  private readonly seen = new Map<number, { deal: number; keys: Set<string> }>();
+
+  constructor(
+    private readonly model: LuckModel,
+    private readonly replays: boolean,
+  ) {}
+
+  /** One hand: its arm, deal, hand of the match, bots and points by seat, and features `F` (seat-major, 4 × LUCK_F). */
+  row(arm: number, deal: number, hand: number, bots: readonly string[], deltas: ArrayLike<number>, F: ArrayLike<number>): void {
+    if (this.replays) {
+      let s = this.seen.get(arm);
+      if (!s) this.seen.set(arm, (s = { deal: -1, keys: new Set() }));
+      if (s.deal !== deal) {
+        s.deal = deal;
+        s.keys.clear();
+      }
+      const k = replayKey(bots, hand);
+      if (s.keys.has(k)) return;
+      s.keys.add(k);
+    }
+    const fold = luckFold(deal);
+    for (let seat = 0; seat < 4; seat++) {
+      const name = bots[seat]!;
+      const id = arm === 0 ? name : `${arm}/${name}`;
+      let key = this.keys.get(id);
+      if (key === undefined) this.keys.set(id, (key = modelKey(arm, name)));
+      luckRegressors(F, seat, this.x);
+      this.model.add(key, fold, this.x, deltas[seat]!, deal);
     }
   }
 }

@@ -485,3 +485,10 @@ export function clusterBootstrap<T>(clusters: readonly T[], stat: (sample: reado
   const at = (q: number) => values[Math.min(values.length - 1, Math.max(0, Math.round(q * (values.length - 1))))]!;
   return { se: sd, lo: at(0.025), hi: at(0.975) };
 }
+
+/** A typed array twice as long, holding `a`'s values first. */
+export function doubled<T extends Int32Array | Float64Array>(a: T): T {
+  const out = new (a.constructor as new (n: number) => T)(a.length * 2);
+  out.set(a);
+  return out;
+}

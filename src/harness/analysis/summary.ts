@@ -23,10 +23,10 @@ import type { Batch, ColumnSpec, Utf8Column } from '../io/columns.js';
 import { readMetadata, scanBatches, utf8Strings, utf8Values } from '../io/read.js';
 import { CvMean, CvRatio } from './cv.js';
 import { LeagueAcc, type LeagueSummary, type PairTest } from './league.js';
-import { LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors } from './luckfit.js';
+import { LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckFitRows, LuckModel, luckRegressors, modelKey, replayKey, type FoldTransfer } from './luckfit.js';
 import { decide, STOP_METHOD, stopDesign, type Look, type Verdict } from './sequential.js';
 import { stopLooks } from '../experiment/experiment.js';
-import { ClusterStat, eventFloor, ESTIMATORS, holm, MeanStat, noEstimate, t975, tTestP, withinRange, type Estimate, type Floor } from './stats.js';
+import { ClusterStat, doubled, eventFloor, ESTIMATORS, holm, MeanStat, noEstimate, t975, tTestP, withinRange, type Estimate, type Floor } from './stats.js';
 
 /** summary.json's format tag; bumped whenever a field changes meaning or goes. */
 export const SUMMARY_FORMAT = 'tw16-summary-2';
@@ -195,13 +195,6 @@ interface PairAcc {
   readonly index: number;
 }
 
-/** A typed array twice as long, holding `a`'s values first. */
-function doubled<T extends Int32Array | Float64Array>(a: T): T {
-  const out = new (a.constructor as new (n: number) => T)(a.length * 2);
-  out.set(a);
-  return out;
-}
-
 /** Entries a NarrowingLog holds at most: 4M (48 MB; npm start's 480,000 hands of four bots take 3M). Tests lower it to see the file read again. */
 export const narrowingLog = { max: 1 << 22 };
 
@@ -283,10 +276,6 @@ interface DealPair {
   readonly p: PairAcc;
 }
 
-/** The luck model's key of a bot in a rule arm. */
-function modelKey(arm: number, name: string): string {
-  return `${arm}\u0000${name}`;
-}
 
 /** A seating's bots: index of each seat's bot among the distinct names, and the pairs it holds. */
 interface LineUp {
@@ -353,7 +342,7 @@ class Distinct {
       this.current = r.deal;
       this.seen.clear();
     }
-    const key = `${r.bots[0]}\u0000${r.bots[1]}\u0000${r.bots[2]}\u0000${r.bots[3]}#${r.hand}`;
+    const key = replayKey(r.bots, r.hand);
     if (this.seen.has(key)) return this.pass.replay(r);
     this.seen.add(key);
     this.pass.row(r);
@@ -368,25 +357,17 @@ export function seatingsReplay(seating: string | undefined): boolean {
   return (seating ?? 'fixed') !== 'fixed';
 }
 
-/** Pass 1 (luck on): every distinct seat-hand into the luck model of its arm and bot. */
+/** Pass 1 (luck on): every distinct seat-hand into the luck model of its arm and bot (Distinct has left the replays out). */
 class FitPass implements Pass {
-  private readonly x = new Float64Array(LUCK_REGRESSORS);
-  /** The model's key of each bot (made once, not per seat-hand). */
-  private readonly keys = new Map<string, string>();
+  private readonly rows: LuckFitRows;
   constructor(
     readonly arm: number,
-    private readonly model: LuckModel,
-  ) {}
+    model: LuckModel,
+  ) {
+    this.rows = new LuckFitRows(model, false);
+  }
   row(r: Row): void {
-    const F = r.features!;
-    const fold = luckFold(r.deal);
-    for (const s of SEATS) {
-      const name = r.bots[s]!;
-      let key = this.keys.get(name);
-      if (key === undefined) this.keys.set(name, (key = modelKey(this.arm, name)));
-      luckRegressors(F, s, this.x);
-      this.model.add(key, fold, this.x, r.deltas[s]!);
-    }
+    this.rows.row(this.arm, r.deal, r.hand, r.bots, r.deltas, r.features!);
   }
   replay(): void {}
   finish(): void {}
@@ -768,25 +749,24 @@ async function readRows(src: HandSource, luck: boolean, replays: boolean, passes
 }
 
 /**
- * The luck fit's pass (pass 1), fed by a run with every batch of rows it appends to hands.arrow,
- * in order, while it plays: `summarize(…, { luck: feed })` then skips that pass over the file.
- * The rows are the file's rows in the file's order, read as the file pass reads them, so the sums
- * and the weights are the same (test/harness/analysis/summary.test.ts compares the summaries).
- * A run's main thread waits for its workers most of the time; this takes the fit's reading off
- * the end of a run with luck.
+ * The luck fit's pass (pass 1), fed by a run with the rows it appends to hands.arrow while it plays:
+ * `summarize(…, { luck: feed })` then skips that pass over the file. Each batch is read as the file
+ * pass reads the file (test/harness/analysis/summary.test.ts compares the summaries). A worker feeds
+ * its own job's rows to a feed of its own and sends back the sums (`transfer`), which the run's
+ * feed `merge`s: the sums are exact (luckfit.ts ExactSums), so a job's sums merged are the same bits
+ * as its rows added here, and the main thread, which waits for its workers most of the time anyway,
+ * does none of the fit's per-hand work.
  */
 export class LuckFitFeed {
   private readonly model = new LuckModel();
-  private readonly passes = new Map<number, Distinct>();
-  private readonly r: Row = { deal: 0, seating: 0, hand: 0, bots: ['', '', '', ''], outcome: '', winners: 0, discarder: 0, deltas: [0, 0, 0, 0], tai: [0, 0, 0, 0], features: new Float64Array(4 * LUCK_F) };
+  private readonly rows: LuckFitRows;
+  private readonly features = new Float64Array(4 * LUCK_F);
   private readonly at: { deal: number; arm: number; hand: number; bots: number[]; deltas: number[]; luck: number[] };
   private fitted: LuckModel | undefined;
 
   /** `specs`: the columns of the batches to come (hands.arrow's); `replays`: whether rows can replay a seating (`seatingsReplay`). */
-  constructor(
-    specs: readonly ColumnSpec[],
-    private readonly replays = true,
-  ) {
+  constructor(specs: readonly ColumnSpec[], replays = true) {
+    this.rows = new LuckFitRows(this.model, replays);
     const col = (name: string): number => {
       const i = specs.findIndex((c) => c.name === name);
       if (i < 0) throw new Error(`LuckFitFeed: no column ${name}`);
@@ -802,7 +782,7 @@ export class LuckFitFeed {
     };
   }
 
-  /** The next rows of hands.arrow. */
+  /** The next rows of hands.arrow (whole deals: a deal's rows never straddle two calls and a merge). */
   add(b: Batch): void {
     if (this.fitted) throw new Error('LuckFitFeed: rows after the fit');
     const at = this.at;
@@ -816,27 +796,33 @@ export class LuckFitFeed {
     });
     const deltas = at.deltas.map(num);
     const feat = at.luck.map(num);
-    const r = this.r;
-    const features = r.features!;
+    const names = ['', '', '', ''];
+    const y = [0, 0, 0, 0];
+    const features = this.features;
     for (let i = 0; i < b.rows; i++) {
-      const a = arm[i]!;
-      let pass = this.passes.get(a);
-      if (!pass) this.passes.set(a, (pass = new Distinct(new FitPass(a, this.model), this.replays)));
-      r.deal = deal[i]!;
-      r.hand = hand[i]!;
       for (const s of SEATS) {
-        r.bots[s] = bots[s]![i]!;
-        r.deltas[s] = deltas[s]![i]!;
+        names[s] = bots[s]![i]!;
+        y[s] = deltas[s]![i]!;
       }
       for (let j = 0; j < 4 * LUCK_F; j++) features[j] = feat[j]![i]!;
-      pass.row(r);
+      this.rows.row(arm[i]!, deal[i]!, hand[i]!, names, y, features);
     }
+  }
+
+  /** The sums of every row added (what a worker sends back with its job's rows). */
+  transfer(): FoldTransfer[] {
+    return this.model.transfer();
+  }
+
+  /** Another feed's sums (`transfer`): a worker's job, whose rows this feed is not given. */
+  merge(sums: readonly FoldTransfer[]): void {
+    if (this.fitted) throw new Error('LuckFitFeed: sums after the fit');
+    this.model.merge(sums);
   }
 
   /** The weights, fitted once on every row fed. */
   fit(): LuckModel {
     if (!this.fitted) {
-      for (const p of this.passes.values()) p.finish();
       this.model.fit();
       this.fitted = this.model;
     }

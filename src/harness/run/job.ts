@@ -15,6 +15,7 @@ import { isBuiltinBot, loadBotFactory } from '../players/load.js';
 import type { BotCommand, BotProcess } from '../players/process.js';
 import type { PlayAt, StuckDecision } from '../players/watchdog.js';
 import type { Batch } from '../io/columns.js';
+import type { FoldTransfer } from '../analysis/luckfit.js';
 import { botBase, botCommand, firstSeating, replaySpecs, resolvePath, seatingPlan, type Experiment, type ReplaySpecs, type SeatingPlan } from '../experiment/experiment.js';
 import { faultMessage, replayCommand } from '../experiment/replay.js';
 import { playInterleaved, program, TableFault, type InterleaveStats, type Play, type Player } from './tables.js';
@@ -38,6 +39,8 @@ export interface Job {
   readonly tables?: number;
   /** Both referees after every step of every hand (slow; `tw16 run --check`). Never changes the output, only whether a bug is found. */
   readonly check?: boolean;
+  /** A pool's worker sends back the luck fit's sums of the job's rows (`JobResult.luckFit`): the run's summary fits on them. */
+  readonly fitLuck?: boolean;
 }
 
 /** Default time a bot program may take over one request (ms), as run.ts's decision limit. */
@@ -54,6 +57,8 @@ export interface JobResult {
   readonly decisions?: Batch;
   /** Hands played. */
   readonly played: number;
+  /** The luck fit's sums of `hands` (summary.ts LuckFitFeed `transfer`), when a worker made them (`Job.fitLuck`). */
+  readonly luckFit?: readonly FoldTransfer[];
   /** The rows as the journals' record-batch messages (`encodeJournalBatch`), when a worker encoded them. */
   readonly journal?: { readonly hands: Uint8Array; readonly wins: Uint8Array };
   /**

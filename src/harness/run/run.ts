@@ -148,7 +148,7 @@ export interface Barrier {
  * none straddling a stop rule's look (`looks`); after the last job before a look (other than the
  * run's end), a Barrier.
  */
-function* planJobs(e: Experiment, firstDeal: number, dealsPerJob: number, options: Pick<Job, 'timeoutMs' | 'tables' | 'check'>, looks: readonly number[] = []): Generator<Job | Barrier> {
+function* planJobs(e: Experiment, firstDeal: number, dealsPerJob: number, options: Pick<Job, 'timeoutMs' | 'tables' | 'check' | 'fitLuck'>, looks: readonly number[] = []): Generator<Job | Barrier> {
   let i = 0;
   for (let d = firstDeal; d < e.deals; i++) {
     const look = looks.find((n) => n > d) ?? e.deals;
@@ -393,9 +393,10 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
     if (opts.report === true && !shard) void import('../analysis/report.js').then((r) => r.preloadCharts(), () => undefined);
     // The summary's luck fit takes the rows as they go to hands.arrow (a shard's run has no summary).
     const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(handCols, seatingsReplay(e.seating)) : undefined;
-    const appendHands = (b: Batch): void => {
+    const appendHands = (b: Batch, luckFit?: JobResult['luckFit']): void => {
       hOut.append(b);
-      fitFeed?.add(b);
+      if (luckFit) fitFeed?.merge(luckFit);
+      else fitFeed?.add(b);
     };
     const wOut = (winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, metadata(e, 'wins', profiles)));
     const dOut = (decisionsOut = recordsDecisions ? new ArrowTableWriter(join(staging, 'decisions.arrow'), DECISION_COLUMNS, metadata(e, 'decisions', profiles)) : undefined);
@@ -449,7 +450,7 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
         }
         hJ.append(r.hands, r.journal?.hands);
         wJ.append(r.wins, r.journal?.wins);
-        appendHands(r.hands);
+        appendHands(r.hands, r.luckFit);
         wOut.append(r.wins);
         if (dOut) {
           decisionsJ!.append(r.decisions!);
@@ -470,7 +471,7 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
     const pool = inThisThread(e, opts.workers, jobsLeft, end - dealsDone) ? { workers: 0 } : poolSize(opts.workers, jobsLeft);
     if (pool.capped) opts.onNote?.(pool.capped);
     const workers = pool.workers;
-    const jobs = planJobs(e, dealsDone, perJob, { timeoutMs, ...(opts.tables !== undefined ? { tables: opts.tables } : {}), ...(opts.check ? { check: true } : {}) }, looks);
+    const jobs = planJobs(e, dealsDone, perJob, { timeoutMs, ...(opts.tables !== undefined ? { tables: opts.tables } : {}), ...(opts.check ? { check: true } : {}), ...(fitFeed && workers > 0 ? { fitLuck: true } : {}) }, looks);
 
     const toPlay = dealsDone < end; // a resume may have only the finish left
     if (toPlay && workers === 0) {

@@ -9,6 +9,8 @@ import { transferables } from '../io/columns.js';
 import { encodeJournalBatch } from '../io/journal.js';
 import { handColumns, WIN_COLUMNS } from '../results/records.js';
 import { runJob, workerFault, type Job, type JobResult } from './job.js';
+import { LuckFitFeed, seatingsReplay } from '../analysis/summary.js';
+import type { FoldTransfer } from '../analysis/luckfit.js';
 import { adoptHeartbeats, decidingNow, lastDecisionHere, type StuckDecision } from '../players/watchdog.js';
 import { closePrograms } from './tables.js';
 import { adoptChildList } from '../players/children.js';
@@ -78,15 +80,25 @@ export default async function work(job: Job): Promise<unknown> {
   await new Promise((r) => plainSetTimeout(r, 0)); // a zero-delay timer a bot scheduled (it expired first) runs now, within its job
   if (deferred && !played.error) played = await workerFault(job, deferred.at, deferred.what);
   deferred = undefined;
-  // The journals' record batches are encoded here, beside the play, not on the main thread.
-  const result: JobResult = played.error ? played : { ...played, journal: { hands: encodeJournalBatch(handColumns(job.experiment), played.hands), wins: encodeJournalBatch(WIN_COLUMNS, played.wins) } };
+  // The journals' record batches are encoded here, beside the play, not on the main thread; so are
+  // the luck fit's sums of the rows (exact: merged on the main thread, the same bits as its own).
+  const cols = handColumns(job.experiment);
+  const result: JobResult = played.error ? played : { ...played, journal: { hands: encodeJournalBatch(cols, played.hands), wins: encodeJournalBatch(WIN_COLUMNS, played.wins) }, ...(job.fitLuck ? { luckFit: luckFitOf(job, cols, played) } : {}) };
   return move({
     get [transferableSymbol]() {
       const j = result.journal ? [result.journal.hands.buffer as ArrayBuffer, result.journal.wins.buffer as ArrayBuffer] : [];
-      return [...transferables(result.hands), ...transferables(result.wins), ...(result.decisions ? transferables(result.decisions) : []), ...j];
+      const fit = (result.luckFit ?? []).flatMap((f) => [f.hi.buffer as ArrayBuffer, f.lo.buffer as ArrayBuffer]);
+      return [...transferables(result.hands), ...transferables(result.wins), ...(result.decisions ? transferables(result.decisions) : []), ...j, ...fit];
     },
     get [valueSymbol]() {
       return result;
     },
   } as never);
+}
+
+/** The luck fit's sums of a job's rows, as the run's own feed would make them from the same rows. */
+function luckFitOf(job: Job, cols: ReturnType<typeof handColumns>, played: JobResult): FoldTransfer[] {
+  const feed = new LuckFitFeed(cols, seatingsReplay(job.experiment.seating));
+  feed.add(played.hands);
+  return feed.transfer();
 }

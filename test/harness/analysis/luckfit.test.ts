@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { LUCK_F } from '../../../src/engine/index.js';
 import { aleaNext, botStates } from '../../../src/core/rng.js';
 import { CvMean, CvRatio } from '../../../src/harness/analysis/cv.js';
-import { FoldSums, LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors } from '../../../src/harness/analysis/luckfit.js';
+import { ExactSums, FoldSums, LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors } from '../../../src/harness/analysis/luckfit.js';
 import { MeanStat, ClusterStat } from '../../../src/harness/analysis/stats.js';
 
 function stream(seed: string): () => number {
@@ -121,6 +121,79 @@ describe('fold sums', () => {
   });
 });
 
+describe('exact sums', () => {
+  /** Values of every size and sign: what a deal's sums of products can be. */
+  function values(seed: string, n: number): number[] {
+    const u = stream(seed);
+    return Array.from({ length: n }, (_, t) => (t % 11 === 0 ? 0 : normal(u) * 10 ** Math.floor(u() * 24 - 10)));
+  }
+  /** The values added in `chunks` groups, each into sums of its own, merged in reverse order. */
+  function grouped(vs: number[], chunks: number): ExactSums {
+    const parts: ExactSums[] = [];
+    const size = Math.ceil(vs.length / chunks);
+    for (let c = 0; c < chunks; c++) {
+      const p = ExactSums.zeros(1);
+      for (const v of vs.slice(c * size, (c + 1) * size)) p.add(0, v);
+      parts.push(p);
+    }
+    const all = ExactSums.zeros(1);
+    for (const p of parts.reverse()) all.merge(p);
+    return all;
+  }
+
+  it('give the same bits whatever the grouping and order, the correctly rounded sum of the values on the grid', () => {
+    const vs = values('exact-sums', 5000);
+    const one = grouped(vs, 1).value(0);
+    for (const chunks of [2, 7, 64, 5000]) expect(Object.is(grouped(vs, chunks).value(0), one)).toBe(true);
+    const scale = 2 ** 28;
+    const exact = vs.reduce((a, v) => a + BigInt(Math.round(v * scale)), 0n);
+    expect(one).toBe(Number(exact) / scale);
+    // The check can fail: plain doubles added in other groupings end in other bits.
+    const plain = (chunks: number): number => {
+      const size = Math.ceil(vs.length / chunks);
+      let all = 0;
+      for (let c = chunks - 1; c >= 0; c--) all += vs.slice(c * size, (c + 1) * size).reduce((a, v) => a + v, 0);
+      return all;
+    };
+    expect(new Set([1, 2, 7, 64, 5000].map(plain)).size).toBeGreaterThan(1);
+  });
+
+  it("a deal's seat-hands sum to the same weights whether one model or several merged hold them", () => {
+    const u = stream('exact-model');
+    const x = new Float64Array(LUCK_REGRESSORS);
+    const rows: { deal: number; x: Float64Array; y: number }[] = [];
+    for (let d = 0; d < 300; d++) {
+      for (let h = 0; h < 6; h++) {
+        for (let i = 0; i < LUCK_REGRESSORS; i++) x[i] = i < 9 && u() < 0.8 ? normal(u) * 10 ** (i % 4) : 0;
+        rows.push({ deal: d, x: Float64Array.from(x), y: Math.round(3 * x[0]! - x[2]! + 20 * normal(u)) });
+      }
+    }
+    const whole = new LuckModel();
+    for (const r of rows) whole.add('0\u0000bot', luckFold(r.deal), r.x, r.y, r.deal);
+    whole.fit();
+    // Jobs of uneven sizes (whole deals each), their sums merged in reverse order.
+    const cuts = [0, 17, 18, 140, 299, 300];
+    const jobs = cuts.slice(1).map((end, j) => {
+      const m = new LuckModel();
+      for (const r of rows) if (r.deal >= cuts[j]! && r.deal < end) m.add('0\u0000bot', luckFold(r.deal), r.x, r.y, r.deal);
+      return m.transfer();
+    });
+    const merged = new LuckModel();
+    for (const t of jobs.reverse()) merged.merge(t);
+    merged.fit();
+    const probe = Float64Array.from({ length: LUCK_REGRESSORS }, (_, i) => (i < 9 ? i - 4 : 0));
+    const a = new Float64Array(LUCK_FOLDS);
+    const b = new Float64Array(LUCK_FOLDS);
+    for (let f = 0; f < LUCK_FOLDS; f++) {
+      whole.controls('0\u0000bot', f, probe, a);
+      merged.controls('0\u0000bot', f, probe, b);
+      expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer))).toBe(true);
+    }
+    expect(a[0]).not.toBe(0);
+    expect(() => merged.merge(jobs[0]!)).toThrow(/after the fit/);
+  });
+});
+
 /** A model fitted on `deals` synthetic seat-hands per deal: y = 2·x₀ − x₃ + noise. */
 function model(deals: number, extraInFold = -1): LuckModel {
   const m = new LuckModel();
@@ -129,14 +202,14 @@ function model(deals: number, extraInFold = -1): LuckModel {
   for (let d = 0; d < deals; d++) {
     for (let h = 0; h < 4; h++) {
       for (let i = 0; i < LUCK_REGRESSORS; i++) x[i] = i < 6 ? normal(u) : 0;
-      m.add('0\u0000bot', luckFold(d), x, 2 * x[0]! - x[3]! + normal(u));
+      m.add('0\u0000bot', luckFold(d), x, 2 * x[0]! - x[3]! + normal(u), d);
     }
   }
   // More data in one fold only: what fold `extraInFold`'s own luck must not see.
   if (extraInFold >= 0) {
     for (let h = 0; h < 50; h++) {
       for (let i = 0; i < LUCK_REGRESSORS; i++) x[i] = i < 6 ? normal(u) : 0;
-      m.add('0\u0000bot', extraInFold, x, 10 * x[1]!);
+      m.add('0\u0000bot', extraInFold, x, 10 * x[1]!, -1 - h);
     }
   }
   m.fit();
