@@ -43,7 +43,7 @@
  */
 import { FLOWER_BASE, KINDS, type Tile } from '../core/tiles.js';
 import { HandState } from '../hand/index.js';
-import { scoreHand } from '../rules/index.js';
+import { scoreTaiBoth } from '../rules/index.js';
 import type { WinFacts } from '../rules/types.js';
 import { settleWinners, winFacts } from './end.js';
 import type { LuckHook, TableState } from './state.js';
@@ -175,6 +175,9 @@ export class LuckAccount implements LuckHook {
    */
   private readonly sig = new Int32Array(4 * 7).fill(-1);
   private readonly taiCache = new Int16Array(4 * 2 * KINDS);
+  /** Per seat, while its `sig` stays: the facts of its wins but the concealed tiles and how it wins (`winFacts`). */
+  private readonly baseFacts: (WinFacts | null)[] = [null, null, null, null];
+  private readonly taiBoth = new Int16Array(2);
   private readonly paid = new Float64Array(4 * 5 * KINDS * 4);
   /** 0: not computed, 1: `paid` holds it, 2: no win. */
   private readonly paidValid = new Uint8Array(4 * 5 * KINDS);
@@ -549,6 +552,7 @@ export class LuckAccount implements LuckHook {
       sig[o + 6] = tb.ready[w]!;
       this.taiCache.fill(-2, w * 2 * KINDS, (w + 1) * 2 * KINDS);
       this.paidValid.fill(0, w * 5 * KINDS, (w + 1) * 5 * KINDS);
+      this.baseFacts[w] = null;
     } else if (sig[o + 6] !== tb.ready[w]) {
       // Declaring ready changes the payments (its tai is the settlement's), not the scores.
       sig[o + 6] = tb.ready[w]!;
@@ -559,10 +563,13 @@ export class LuckAccount implements LuckHook {
     const selfDraw = from < 0;
     const at = w * 2 * KINDS + (selfDraw ? KINDS : 0) + u;
     if (this.taiCache[at] === -2) {
-      const f = winFacts(tb, w, -1, false, false);
-      const facts: WinFacts = { ...f, concealed: new Uint8Array(hw.counts), win: u, selfDraw, lastTile: false, afterKong: false, robKong: false, heavenly: false };
-      const score = scoreHand(facts, tb.rules);
-      this.taiCache[at] = score.valid ? score.tai : -1;
+      // Both ways of winning on u at once (most ready hands are asked both): discard at u, self-drawn at KINDS + u.
+      const base = (this.baseFacts[w] ??= winFacts(tb, w, -1, false, false));
+      const facts: WinFacts = { ...base, concealed: hw.counts, win: u, selfDraw, lastTile: false, afterKong: false, robKong: false, heavenly: false };
+      this.taiBoth[0] = this.taiBoth[1] = -1;
+      scoreTaiBoth(facts, tb.rules, this.taiBoth, 0);
+      this.taiCache[w * 2 * KINDS + u] = this.taiBoth[0]!;
+      this.taiCache[w * 2 * KINDS + KINDS + u] = this.taiBoth[1]!;
     }
     const tai = this.taiCache[at]!;
     if (tai < 0) {

@@ -4,7 +4,7 @@
  */
 export { WIND_LETTERS, PATTERN_IDS, PATTERN_NAMES, type Wind, type PatternId, type Meld, type WinFacts, type ScoreResult } from './types.js';
 export { PROFILE_NAMES, ProfileError, getProfile, type Profile, type ProfileName, type AllSequencesRule } from './profiles.js';
-export { scoreHand, scoreReadings, scoreFlowerWin, handWaits, type ReadingScore } from './score.js';
+export { scoreHand, scoreTaiBoth, scoreReadings, scoreFlowerWin, handWaits, type ReadingScore } from './score.js';
 export { PATTERN_CHECKS, type HandFacts, type ReadingFacts, type Placement, type PatternCheck } from './patterns.js';
 export { settle, dealerTai, SettleError, type SettleInput, type SettleWinner, type Deltas } from './settle.js';
 export {

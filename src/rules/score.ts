@@ -80,6 +80,39 @@ export function scoreHand(facts: WinFacts, profile: Profile): ScoreResult {
   return result(BEST, bestTai, profile, cp);
 }
 
+/**
+ * scoreHand's tai of `facts` won on a discard and self-drawn (whatever `facts.selfDraw` says),
+ * into `out[at]` and `out[at + 1]`, −1 where that result would not be valid: the same numbers as
+ * two scoreHand calls, with what does not depend on how the tile came (the checks of the facts,
+ * the waits, the readings) done once, and no patterns object. Luck accounting values both ways
+ * of winning on each wait of a ready hand.
+ */
+export function scoreTaiBoth(facts: WinFacts, profile: Profile, out: Int16Array, at: number): void {
+  if (profile.instantFlowerWins && facts.flowers.length === 8) {
+    out[at] = out[at + 1] = scoreFlowerWin('eight_flowers', profile).tai;
+    return;
+  }
+  const prepared = prepare(facts);
+  const rs = prepared ? readings(prepared.counts17, prepared.laid) : [];
+  if (!prepared || rs.length === 0) {
+    out[at] = out[at + 1] = -1;
+    return;
+  }
+  const cp = compile(profile);
+  for (let v = 0; v < 2; v++) {
+    const selfDraw = v === 1;
+    const hand = facts.selfDraw === selfDraw ? prepared.hand : { ...prepared.hand, input: { ...facts, selfDraw } };
+    let bestTai = -1;
+    for (const r of rs) {
+      forEachPlacement(hand, r, (f) => {
+        const tai = evaluate(f, profile, cp, SCRATCH);
+        if (tai > bestTai) bestTai = tai;
+      });
+    }
+    out[at + v] = bestTai;
+  }
+}
+
 /** Reused pattern-count buffers (scoring is synchronous and never re-entered). */
 const SCRATCH = new Int32Array(PATTERN_IDS.length);
 const BEST = new Int32Array(PATTERN_IDS.length);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/core/tiles.js';
 import { HandState, isWinningHand } from '../../src/hand/index.js';
 import { readings } from '../../src/hand/readings.js';
-import { PROFILE_NAMES, getProfile, handWaits, scoreHand, scoreReadings, type WinFacts } from '../../src/rules/index.js';
+import { PROFILE_NAMES, getProfile, handWaits, scoreHand, scoreReadings, scoreTaiBoth, type WinFacts } from '../../src/rules/index.js';
 import { randomCompleteHand } from '../../src/rules/random-hand.js';
 
 const N = 3000;
@@ -103,5 +103,26 @@ describe('property: random complete hands (seeded)', () => {
     const waits = new Set(oracleWaits(h));
     const bad = [...Array(KINDS).keys()].find((t) => !waits.has(t) && heldOf(h)[t]! < 4)!;
     expect(scoreHand({ ...h, concealed: c, win: bad }, getProfile('p0'))).toEqual({ valid: false, win: false, tai: 0, patterns: {} });
+  });
+  it("scoreTaiBoth gives scoreHand's tai won on a discard and self-drawn (−1: not valid), complete and broken hands", () => {
+    const out = new Int16Array(3);
+    let broken = 0;
+    let differ = 0;
+    for (const name of PROFILE_NAMES) {
+      const p = getProfile(name);
+      hands.forEach((h, i) => {
+        // One hand in three wins on another kind: mostly not a win at all.
+        const facts: WinFacts = i % 3 === 0 ? { ...h, win: (h.win + 1 + (i % 7)) % KINDS } : h;
+        const want = [false, true].map((selfDraw) => scoreHand({ ...facts, selfDraw }, p)).map((r) => (r.valid ? r.tai : -1));
+        out.fill(99);
+        scoreTaiBoth(facts, p, out, 1);
+        expect([out[0], out[1], out[2]], `${name}, hand ${i}`).toEqual([99, want[0], want[1]]);
+        if (want[0] === -1) broken++;
+        if (want[0] !== want[1]) differ++;
+      });
+    }
+    // Both kinds of case were met: broken hands, and hands whose two ways of winning score differently.
+    expect(broken).toBeGreaterThan(1000);
+    expect(differ).toBeGreaterThan(1000);
   });
 });
