@@ -14,7 +14,7 @@
  * of (experiment, seed, version). A single legal action, a win (always taken) and a choice that
  * pruning leaves single cost nothing.
  */
-import { ActionKind, actionKind, actionTile, sampleWorld, Table, type Action, type BotFactory, type Rng, type View } from '../src/index.js';
+import { ActionKind, actionKind, actionTile, sampleWorld, Table, type Action, type BotFactory, type Rng, type SampleOptions, type View } from '../src/index.js';
 import { findAction, sharedHandEval, type HandEval } from './lib.js';
 import { greedyDecide } from './greedy.js';
 
@@ -29,11 +29,24 @@ const MARGIN_SE = 1.65;
 /** Candidate actions at most (discards, their ready twins, kongs; or pass and the claims). */
 const MAX_CANDIDATES = 16;
 
+/** Variants of the search, for benches and diagnostics (bench/search-diag.ts); the built-in uses the defaults. */
+export interface SearchOptions {
+  /** How worlds are drawn from the view (default `{ readyWaits: true }`). */
+  readonly worlds?: SampleOptions;
+  /** Standard errors by which the challenger must beat greedy's choice (default 1.65; `Infinity`: never). */
+  readonly margin?: number;
+  /** Draw worlds another way, e.g. a diagnostic's oracle that reads the real table (default `sampleWorld` with `worlds`). */
+  readonly sampler?: (view: View, rng: Rng, into: Table) => void;
+}
+
 /** The search bot with `rollouts` rollouts per decision. */
-export function searchBot(rollouts: number = SEARCH_ROLLOUTS): BotFactory {
+export function searchBot(rollouts: number = SEARCH_ROLLOUTS, options: SearchOptions = {}): BotFactory {
   if (!Number.isInteger(rollouts) || rollouts < 1) throw new RangeError(`search: rollouts per decision must be a whole number ≥ 1, got ${rollouts}`);
+  const worlds = options.worlds ?? WORLDS;
+  const sampler = options.sampler ?? ((view: View, rng: Rng, into: Table) => void sampleWorld(view, rng, into, worlds));
+  const margin = options.margin ?? MARGIN_SE;
   return (seat, rng) => {
-    const s = new Search(seat, rng, rollouts);
+    const s = new Search(seat, rng, rollouts, sampler, margin);
     return { decide: (view, legal) => s.decide(view, legal) };
   };
 }
@@ -52,6 +65,8 @@ class Search {
     readonly seat: number,
     private readonly rng: Rng,
     private readonly rollouts: number,
+    private readonly sampler: (view: View, rng: Rng, into: Table) => void,
+    private readonly margin: number,
   ) {}
 
   decide(view: View, legal: readonly Action[]): Action {
@@ -152,12 +167,12 @@ class Search {
     }
     const mean = sum / judging;
     const se = Math.sqrt(Math.max(0, squares / judging - mean * mean) / (judging - 1));
-    return this.cands[mean > 0 && mean > MARGIN_SE * se ? challenger : 0]!;
+    return this.cands[mean > 0 && mean > this.margin * se ? challenger : 0]!;
   }
 
   /** Draw the next world from the view. */
   private sample(view: View): void {
-    sampleWorld(view, this.rng, this.world, WORLDS);
+    this.sampler(view, this.rng, this.world);
   }
 
   /** Candidate `i` played out in the current world: the seat's points. */

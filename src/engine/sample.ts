@@ -14,6 +14,7 @@ import { FLOWER_BASE, FLOWERS, KINDS, TOTAL_TILES } from '../core/tiles.js';
 import type { Rng } from '../core/rng.js';
 import { MELD_CHOW, MELD_CONCEALED_KONG, MELD_KONG, MELD_MAX, MELD_PUNG, PHASE_CLAIM, PHASE_ROB, PHASE_TURN, RIVER_MAX } from './constants.js';
 import { Table } from './table.js';
+import { HandState } from '../hand/index.js';
 import type { MeldKindName, View } from './types.js';
 
 const MELD_CODE: Readonly<Record<MeldKindName, number>> = { chow: MELD_CHOW, pung: MELD_PUNG, kong: MELD_KONG, concealed_kong: MELD_CONCEALED_KONG };
@@ -32,6 +33,18 @@ export interface SampleOptions {
    * bot's opponents' model; off by default.
    */
   readonly readyWaits?: boolean;
+  /**
+   * Bring each other seat's hand (one not given a waiting hand by `readyWaits`) about as near
+   * to ready as a seat playing for speed is after as many discards: from a uniform hand, a walk
+   * of draws from the unseen tiles (`nearReadySteps`), each kept when it lowers the hand's
+   * shanten (a held tile that keeps the lower shanten goes back in its place) and put back
+   * otherwise. Under rules with a ready declaration the walk stops one short of ready (a seat
+   * that were ready would have declared it). Uniform hands are about two steps slower than
+   * greedy's after six discards (bench/search-diag.ts); these are within a tenth or two on
+   * average, though not the exact posterior (the seat's discards do not shape the hand). For a
+   * search bot's opponents' model; off by default.
+   */
+  readonly nearReady?: boolean;
 }
 
 /**
@@ -130,6 +143,7 @@ export function sampleWorld(view: View, rng: Rng, into: Table = new Table(), opt
     if (s === me || t.ready[s] === 2) continue;
     const size = 16 - 3 * view.meldCount(s);
     if (p + size > n) throw new RangeError(`sampleWorld: the view of seat ${me} leaves too few unseen tiles for the other hands`);
+    if (options.nearReady && p + size < n) walkNearReady(rng, p, size, n, view.meldCount(s), nearReadySteps(view.discardCount(s)), rules.readyDeclaration ? 1 : 0);
     for (let i = 0; i < size; i++) t.hand[s * KINDS + pool[p++]!]!++;
   }
   for (let x = FLOWER_BASE; x < FLOWER_BASE + FLOWERS; x++) if (unseen[x]) pool[n++] = x;
@@ -228,6 +242,55 @@ function waitingHand(rng: Rng, at: number, to: number, size: number): boolean {
   return false;
 }
 const counts = new Uint8Array(KINDS);
+const walker = new HandState();
+
+/**
+ * Draws in the `nearReady` walk of a seat with `discards` tiles in its river: 1.5 a discard
+ * and one more, fitted so the walks' mean shanten follows greedy self-play's by number of
+ * discards (`node dist/bench/search-diag.js p0 100`, and `casual`: within 0.25 from 3
+ * discards on, 0.3 faster over the first three).
+ */
+function nearReadySteps(discards: number): number {
+  return discards + (discards >> 1) + 1;
+}
+
+/**
+ * `nearReady`'s walk on the hand `pool[at..at+size)` (`melds` sets laid down), its draws from
+ * `pool[at+size..to)`: `steps` draws, each kept when it lowers the shanten to no less than
+ * `floor` (the held tile whose loss keeps the new shanten, the first such in a random order,
+ * goes back to where the draw was), else left where it was. The tiles stay a permutation of
+ * the pool's, the draws' places uniform, so the rest of the pool stays in random order.
+ */
+function walkNearReady(rng: Rng, at: number, size: number, to: number, melds: number, steps: number, floor: number): void {
+  const h = walker;
+  counts.fill(0);
+  for (let i = at; i < at + size; i++) counts[pool[i]!]!++;
+  h.load(counts, melds);
+  let sh = h.shanten();
+  for (let step = 0; step < steps && sh > floor; step++) {
+    const j = at + size + Math.floor(rng() * (to - at - size));
+    const x = pool[j]!;
+    if (h.counts[x]! >= 4 || h.shantenAfterDraw(x) >= sh) continue;
+    h.add(x);
+    // Throw back a held tile (not the draw) whose loss keeps the lower shanten, starting at a random place.
+    const start = Math.floor(rng() * size);
+    let out = -1;
+    for (let i = 0; i < size && out < 0; i++) {
+      const k = at + ((start + i) % size);
+      const y = pool[k]!;
+      if (y !== x && h.shantenAfterDiscard(y) < sh) out = k;
+    }
+    if (out < 0) {
+      h.remove(x);
+      continue;
+    }
+    const y = pool[out]!;
+    h.remove(y);
+    sh = h.shanten();
+    pool[out] = x;
+    pool[j] = y;
+  }
+}
 const built = new Uint8Array(20);
 
 /** Shuffle `pool[from..to)` uniformly (Fisher–Yates). */

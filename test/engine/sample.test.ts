@@ -131,6 +131,54 @@ describe('sampleWorld with readyWaits', () => {
   });
 });
 
+describe('sampleWorld with nearReady', () => {
+  /** Mean shanten of the other seats that have not declared ready and have discarded 6+ tiles, real and sampled; and how many sampled ones were ready. */
+  function shantens(name: string, options: { nearReady?: boolean }) {
+    const rules = getProfile(name);
+    const rng = makeRng(`near-ready-${name}`);
+    const world = new Table();
+    let n = 0;
+    let sampled = 0;
+    let real = 0;
+    let ready = 0;
+    for (let key = 0; key < 20; key++) {
+      walk(rules, key, (t, seat) => {
+        const view = t.view(seat);
+        if (t.phase !== PHASE_TURN) return;
+        sampleWorld(view, rng, world, { readyWaits: true, ...options });
+        checkTable(world);
+        expect(seen(world, seat)).toEqual(seen(t, seat));
+        expect(Array.from(world.legalOf(seat))).toEqual(Array.from(t.legalOf(seat)));
+        for (let s = 0; s < 4; s++) {
+          if (s === seat || view.isReady(s) || view.discardCount(s) < 6) continue;
+          const sh = world.hands[s]!.shanten();
+          n++;
+          sampled += sh;
+          real += t.hands[s]!.shanten();
+          if (sh <= 0) ready++;
+        }
+      });
+    }
+    return { n, sampled: sampled / n, real: real / n, ready: ready / n };
+  }
+
+  it('p0: the other hands are about as near ready as the real ones (uniform ones are far slower), never ready unless declared; same position and decision', () => {
+    const uniform = shantens('p0', {});
+    const near = shantens('p0', { nearReady: true });
+    expect(near.n).toBeGreaterThan(200);
+    expect(uniform.sampled - uniform.real).toBeGreaterThan(1);
+    expect(Math.abs(near.sampled - near.real)).toBeLessThan(0.3);
+    // p0 has a ready declaration: an undeclared seat is not walked into a ready hand.
+    expect(near.ready).toBeLessThanOrEqual(uniform.ready);
+  });
+
+  it('casual (no ready declaration): the walk may end ready', () => {
+    const near = shantens('casual', { nearReady: true });
+    expect(Math.abs(near.sampled - near.real)).toBeLessThan(0.4);
+    expect(near.ready).toBeGreaterThan(0.05);
+  });
+});
+
 describe('sampleWorld reads only the view', () => {
   /** Samples of the same stream from the seat's view at `real` and at a table differing from it only in hidden tiles; how many differed. */
   function differing(sampler: (view: View, rng: Rng, real: Table) => Table): { compared: number; differ: number } {
@@ -155,6 +203,12 @@ describe('sampleWorld reads only the view', () => {
 
   it('two tables differing only in hidden tiles give identical samples for the same stream', () => {
     const r = differing((view, rng) => sampleWorld(view, rng));
+    expect(r.compared).toBeGreaterThan(500);
+    expect(r.differ).toBe(0);
+  });
+
+  it('so do worlds drawn with nearReady and readyWaits', () => {
+    const r = differing((view, rng) => sampleWorld(view, rng, undefined, { nearReady: true, readyWaits: true }));
     expect(r.compared).toBeGreaterThan(500);
     expect(r.differ).toBe(0);
   });
