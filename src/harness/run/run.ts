@@ -46,6 +46,7 @@ import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, write
 import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from '../experiment/shard.js';
 import { LuckFitFeed, seatingsReplay, stopEstimate, summarize, type Summary } from '../analysis/summary.js';
 import { decide, stopDesign } from '../analysis/sequential.js';
+import { ReportThread } from '../analysis/report-thread.js';
 import { clearSlot, lastDecision, newHeartbeats, Watchdog, type StuckDecision } from '../players/watchdog.js';
 
 /** A written job is checkpointed once the last checkpoint is this old (ms): about what a crash can cost. */
@@ -386,11 +387,12 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
   const t0 = performance.now();
   let hands = 0;
   let failure: JobResult['error'] | undefined;
+  let reportThread: ReportThread | undefined;
   try {
     const handCols = handColumns(e);
     const hOut = (handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), handCols, metadata(e, 'hands', profiles)));
-    // The report's modules load while the workers play (a shard's run writes no report).
-    if (opts.report === true && !shard) void import('../analysis/report.js').then((r) => r.preloadCharts(), () => undefined);
+    // The report's thread loads its modules while the hands are played (a shard's run writes no report).
+    if (opts.report === true && !shard) reportThread = new ReportThread();
     // The summary's luck fit takes the rows as they go to hands.arrow (a shard's run has no summary).
     const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(handCols, seatingsReplay(e.seating)) : undefined;
     const appendHands = (b: Batch, luckFit?: JobResult['luckFit']): void => {
@@ -528,7 +530,7 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
       ? undefined
       : shard
         ? await finishShard(dir, staging, { kind: 'shard', version: VERSION, experiment: recorded, experimentSha256: expHash, shard, rows, bots, replay: resolved.replay })
-        : await finish(dir, staging, opts.report === true, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay }, fitFeed, opts.extraFiles);
+        : await finish(dir, staging, reportThread ?? false, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay }, fitFeed, opts.extraFiles);
     if (!finished) {
       removeTree(staging);
       return { status: 'interrupted', ...outcome };
@@ -547,18 +549,21 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
       // the original error is the one to report
     }
     throw err;
+  } finally {
+    await reportThread?.close();
   }
 }
 
 /**
  * Finish a run whose data files are complete in `staging`: the summary and reports beside them,
  * then the commit (manifest last) and the removal of the run state. Undefined when stopped first.
- * tw16 merge finishes the merged shards through here too: one path to the same bytes.
+ * tw16 merge finishes the merged shards through here too: one path to the same bytes. `report`:
+ * none (false), built in this thread (true), or in the report's thread started with the run.
  */
 export async function finish(
   dir: string,
   staging: string,
-  report: boolean,
+  report: boolean | ReportThread,
   stopped: () => boolean,
   info: Omit<Manifest, 'format' | 'files'>,
   luck?: LuckFitFeed,
@@ -567,9 +572,10 @@ export async function finish(
   const summary = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'), luck ? { luck } : undefined);
   for (const [name, text] of Object.entries(extraFiles)) writeAtomic(join(staging, name), text);
   writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  if (report) {
-    const r = await import('../analysis/report.js'); // vega loads only when a report is written
-    const { md, html } = await r.buildReport(summary, await r.readTaiCounts(join(staging, 'wins.arrow')));
+  if (report !== false) {
+    const wins = join(staging, 'wins.arrow');
+    const r = report === true ? await import('../analysis/report.js') : undefined; // vega loads only when a report is written
+    const { md, html } = r ? await r.buildReport(summary, await r.readTaiCounts(wins)) : await (report as ReportThread).build(summary, wins);
     writeAtomic(join(staging, 'report.md'), md);
     writeAtomic(join(staging, 'report.html'), html);
   }
