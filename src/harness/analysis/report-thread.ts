@@ -5,6 +5,7 @@
  * so the bytes are the same.
  */
 import { Worker } from 'node:worker_threads';
+import type { TaiCounts } from './report.js';
 import type { ReportAnswer, ReportRequest } from './report-worker.js';
 import type { Summary } from './summary.js';
 
@@ -44,13 +45,13 @@ export class ReportThread {
     this.worker.on('exit', (code) => fail(new Error(`the report's thread ended (exit code ${code}) before the report was built`)));
   }
 
-  /** report.md and report.html of `summary` and the tai counts of `winsPath` (buildReport's), one request at a time. */
-  build(summary: Summary, winsPath: string): Promise<{ md: string; html: string }> {
+  /** report.md and report.html of `summary` (buildReport's), one request at a time. */
+  build(summary: Summary, taiCounts?: TaiCounts): Promise<{ md: string; html: string }> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.waiting) return Promise.reject(new Error('(tw16 bug) a second report asked of the report thread before the first was built'));
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
-      this.worker.postMessage({ summary, winsPath } satisfies ReportRequest);
+      this.worker.postMessage({ summary, ...(taiCounts ? { taiCounts } : {}) } satisfies ReportRequest);
     });
   }
 

@@ -3,16 +3,15 @@
  * builds the report of each summary it is sent with the same buildReport as the main thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { buildReport, preloadCharts, readTaiCounts } from './report.js';
+import { buildReport, preloadCharts, type TaiCounts } from './report.js';
 import type { Summary } from './summary.js';
 
-/** The summary to report on, and the wins.arrow its tai histogram is read from. */
-export type ReportRequest = { readonly summary: Summary; readonly winsPath: string };
+export type ReportRequest = { readonly summary: Summary; readonly taiCounts?: TaiCounts };
 export type ReportAnswer = { readonly ok: true; readonly md: string; readonly html: string } | { readonly ok: false; readonly message: string; readonly stack?: string };
 
 preloadCharts();
 parentPort!.on('message', (req: ReportRequest) => {
-  readTaiCounts(req.winsPath).then((taiCounts) => buildReport(req.summary, taiCounts)).then(
+  buildReport(req.summary, req.taiCounts).then(
     ({ md, html }) => parentPort!.postMessage({ ok: true, md, html } satisfies ReportAnswer),
     (err: unknown) => parentPort!.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err), ...(err instanceof Error && err.stack ? { stack: err.stack } : {}) } satisfies ReportAnswer),
   );

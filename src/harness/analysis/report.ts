@@ -20,7 +20,6 @@ import { PATTERN_NAMES } from '../../rules/types.js';
 import type { DiffSummary } from './diff.js';
 import { ci, isRawFallback, leagueHeading, RAW_NOTE, leagueTable, outcomesLine, pairedTable, pct, pValue, stopText, table, times } from './format.js';
 import type { LeagueSummary } from './league.js';
-import { readBatches } from '../io/read.js';
 import type { Estimate } from './stats.js';
 import type { ArmSummary, BotSummary, Summary } from './summary.js';
 
@@ -61,8 +60,12 @@ export function readSummary(dir: string): Summary {
   return s as Summary;
 }
 
-/** Count wins by tai per arm from a wins.arrow file, one record batch at a time. */
+/**
+ * Count wins by tai per arm from a wins.arrow file, one record batch at a time. (The Arrow reader
+ * loads here, not with this module: a run's report thread, given the counts, never needs it.)
+ */
 export async function readTaiCounts(winsPath: string): Promise<Map<number, Map<number, number>>> {
+  const { readBatches } = await import('../io/read.js');
   const out = new Map<number, Map<number, number>>();
   for await (const rb of readBatches(winsPath)) {
     const arm = rb.getChild('arm')?.toArray() as ArrayLike<number> | undefined;

@@ -573,9 +573,9 @@ export async function finish(
   for (const [name, text] of Object.entries(extraFiles)) writeAtomic(join(staging, name), text);
   writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   if (report !== false) {
-    const wins = join(staging, 'wins.arrow');
-    const r = report === true ? await import('../analysis/report.js') : undefined; // vega loads only when a report is written
-    const { md, html } = r ? await r.buildReport(summary, await r.readTaiCounts(wins)) : await (report as ReportThread).build(summary, wins);
+    const r = await import('../analysis/report.js'); // vega loads only when a report is written
+    const tai = await r.readTaiCounts(join(staging, 'wins.arrow'));
+    const { md, html } = report === true ? await r.buildReport(summary, tai) : await report.build(summary, tai);
     writeAtomic(join(staging, 'report.md'), md);
     writeAtomic(join(staging, 'report.html'), html);
   }

@@ -24,8 +24,9 @@ describe('the report thread', () => {
     const wins = join(dir, 'wins.arrow');
     const thread = new ReportThread();
     try {
-      const there = await thread.build(summary, wins);
-      const here = await buildReport(summary, await readTaiCounts(wins));
+      const tai = await readTaiCounts(wins);
+      const there = await thread.build(summary, tai);
+      const here = await buildReport(summary, tai);
       expect(there.md).toBe(here.md);
       expect(there.html).toBe(here.html);
       expect(there.html).toBe(readFileSync(join(dir, 'report.html'), 'utf8')); // what the run wrote
@@ -36,8 +37,11 @@ describe('the report thread', () => {
 
   it("rejects a build that fails there, with its message; after close, every build", async () => {
     const thread = new ReportThread();
-    await expect(thread.build({ arms: [] } as unknown as Summary, '/nonexistent/wins.arrow')).rejects.toThrow(/nonexistent/);
+    const broken = { arms: [{ bots: null }] } as unknown as Summary;
+    const message = await buildReport(broken).then(() => '', (err: Error) => err.message);
+    expect(message).not.toBe('');
+    await expect(thread.build(broken)).rejects.toThrow(message);
     await thread.close();
-    await expect(thread.build({ arms: [] } as unknown as Summary, '/nonexistent/wins.arrow')).rejects.toThrow(/report's thread ended/);
+    await expect(thread.build(broken)).rejects.toThrow(/report's thread ended/);
   });
 });
