@@ -706,30 +706,75 @@ function hasFeatures(rb: RecordBatch): boolean {
 
 /** Every row of the hands before `src.endDeal`, in order, to its arm's pass (made by `make` on first sight, behind a Distinct). */
 async function readRows(src: HandSource, luck: boolean, replays: boolean, passes: Map<number, Distinct>, make: (arm: number, profile: string) => Pass): Promise<void> {
-  const r: Row = { deal: 0, seating: 0, hand: 0, bots: ['', '', '', ''], outcome: '', winners: 0, discarder: 0, deltas: [0, 0, 0, 0], tai: [0, 0, 0, 0], features: null };
-  const features = new Float64Array(4 * LUCK_F);
-  const end = src.endDeal ?? Infinity;
+  const rows = new RowReader(luck, replays, passes, make, src.endDeal ?? Infinity);
   for await (const rb of src.batches()) {
-    const col = (n: string) => rb.getChild(n)!.toArray() as ArrayLike<number>;
-    const deal = col('deal');
-    if (rb.numRows > 0 && deal[0]! >= end) break; // rows come in deal order
-    const arm = col('arm');
-    const seating = col('seating');
-    const hand = col('hand');
-    const winners = col('winners');
-    const discarder = col('discarder');
-    const profile = utf8Values(rb, 'profile');
-    const outcome = utf8Values(rb, 'outcome');
-    const bots = SEATS.map((s) => utf8Values(rb, `bot_${s}`));
-    const deltas = SEATS.map((s) => col(`delta_${s}`));
-    const tai = SEATS.map((s) => col(`tai_${s}`));
-    const feat = luck ? SEATS.flatMap((s) => LUCK_FEATURES.map((f) => col(`luck_${s}_${f}`))) : null;
+    if (!rows.batch(recordBatchView(rb))) break;
+  }
+  for (const p of passes.values()) p.finish();
+}
+
+/** A batch of hands.arrow's (or wins.arrow's) rows, whichever form it comes in: its row count, number columns and string columns by name. */
+interface RowsView {
+  readonly rows: number;
+  num(name: string): ArrayLike<number>;
+  str(name: string): readonly string[];
+}
+
+function recordBatchView(rb: RecordBatch): RowsView {
+  return { rows: rb.numRows, num: (n) => rb.getChild(n)!.toArray() as ArrayLike<number>, str: (n) => utf8Values(rb, n) };
+}
+
+/** A batch as a job made it (`specs`: its columns). */
+function batchView(b: Batch, specs: readonly ColumnSpec[]): RowsView {
+  const at = (name: string): number => {
+    const i = specs.findIndex((c) => c.name === name);
+    if (i < 0) throw new Error(`summary: no column ${name}`);
+    return i;
+  };
+  return {
+    rows: b.rows,
+    num: (n) => b.columns[at(n)] as ArrayLike<number>,
+    str: (n) => {
+      const u = b.columns[at(n)] as Utf8Column;
+      return utf8Strings(u.offsets, u.bytes, 0, b.rows);
+    },
+  };
+}
+
+/** Rows of hands.arrow, batch by batch in file order, to the passes of their arms (each behind a Distinct), up to deal `end`. */
+class RowReader {
+  private readonly r: Row = { deal: 0, seating: 0, hand: 0, bots: ['', '', '', ''], outcome: '', winners: 0, discarder: 0, deltas: [0, 0, 0, 0], tai: [0, 0, 0, 0], features: null };
+  private readonly features = new Float64Array(4 * LUCK_F);
+  constructor(
+    private readonly luck: boolean,
+    private readonly replays: boolean,
+    private readonly passes: Map<number, Distinct>,
+    private readonly make: (arm: number, profile: string) => Pass,
+    private readonly end: number,
+  ) {}
+
+  /** One batch; false once the rows reach `end` (rows come in deal order). */
+  batch(v: RowsView): boolean {
+    const { r, features, passes, end } = this;
+    const deal = v.num('deal');
+    if (v.rows > 0 && deal[0]! >= end) return false;
+    const arm = v.num('arm');
+    const seating = v.num('seating');
+    const hand = v.num('hand');
+    const winners = v.num('winners');
+    const discarder = v.num('discarder');
+    const profile = v.str('profile');
+    const outcome = v.str('outcome');
+    const bots = SEATS.map((s) => v.str(`bot_${s}`));
+    const deltas = SEATS.map((s) => v.num(`delta_${s}`));
+    const tai = SEATS.map((s) => v.num(`tai_${s}`));
+    const feat = this.luck ? SEATS.flatMap((s) => LUCK_FEATURES.map((f) => v.num(`luck_${s}_${f}`))) : null;
     r.features = feat ? features : null;
-    for (let i = 0; i < rb.numRows; i++) {
-      if (deal[i]! >= end) break;
+    for (let i = 0; i < v.rows; i++) {
+      if (deal[i]! >= end) return false;
       const a = arm[i]!;
       let pass = passes.get(a);
-      if (!pass) passes.set(a, (pass = new Distinct(make(a, profile[i]!), replays)));
+      if (!pass) passes.set(a, (pass = new Distinct(this.make(a, profile[i]!), this.replays)));
       r.deal = deal[i]!;
       r.seating = seating[i]!;
       r.hand = hand[i]!;
@@ -744,8 +789,99 @@ async function readRows(src: HandSource, luck: boolean, replays: boolean, passes
       if (feat) for (let j = 0; j < 4 * LUCK_F; j++) features[j] = feat[j]![i]!;
       pass.row(r);
     }
+    return true;
   }
-  for (const p of passes.values()) p.finish();
+}
+
+/**
+ * The wins pass's rows (wins.arrow) from row `from` on, up to the first of deal `end` or later: each
+ * win into its arm's pattern counts, replayed plays left out. Returns the row it stopped at.
+ */
+function winsBatch(v: RowsView, arms: ReadonlyMap<number, ArmAcc>, patterns: ReadonlyMap<number, PatternAcc>, from = 0, end = Infinity): number {
+  const deal = v.num('deal');
+  const arm = v.num('arm');
+  const seatingCol = v.num('seating');
+  const hand = v.num('hand');
+  const cols = PATTERN_IDS.map((id) => v.num(id));
+  for (let i = from; i < v.rows; i++) {
+    if (deal[i]! >= end) return i;
+    const acc = arms.get(arm[i]!);
+    const pa = patterns.get(arm[i]!);
+    if (!acc || !pa) continue;
+    if (acc.replays > 0 && acc.replayed.has(`${deal[i]}/${seatingCol[i]}/${hand[i]}`)) continue;
+    pa.win(deal[i]!, (p) => cols[p]![i]! > 0);
+  }
+  return v.rows;
+}
+
+/**
+ * A run without luck summarized while it plays: its first pass over the hands and its wins pass,
+ * fed the batches it writes to hands.arrow and wins.arrow, in order (`summarize(…, { rows: feed })`
+ * then reads neither file for them). The same passes over the same rows in the same order as reading
+ * the files (test/harness/analysis/summary.test.ts compares the summaries), minus the reading, and
+ * done while the workers play instead of after them. A win is counted once pass 1 has closed its
+ * deal (PatternAcc walks the deals pass 1 has closed): when hands of a later deal have come.
+ */
+export class SummaryFeed {
+  readonly arms = new Map<number, ArmAcc>();
+  readonly leagues = new Map<number, LeagueAcc>();
+  readonly patterns = new Map<number, PatternAcc>();
+  private readonly passes = new Map<number, Distinct>();
+  private readonly rows: RowReader;
+  /** Wins not counted yet, in order, each from its row `from`. */
+  private readonly pending: { view: RowsView; from: number }[] = [];
+  /** The deal of the last hand fed (still open in pass 1). */
+  private openDeal = -1;
+  private finished = false;
+  readonly info: RunInfo;
+
+  /** `meta`: hands.arrow's schema metadata (the run's experiment); `specs`, `winSpecs`: the columns of the batches to come. */
+  constructor(
+    meta: ReadonlyMap<string, string>,
+    private readonly specs: readonly ColumnSpec[],
+    private readonly winSpecs: readonly ColumnSpec[],
+  ) {
+    this.info = infoOf(meta, false);
+    this.rows = new RowReader(false, seatingsReplay(this.info.seating), this.passes, (a, p) => armAcc(a, p, this.info, undefined, this.arms, this.leagues, true), Infinity);
+  }
+
+  /** The next rows of hands.arrow. */
+  hands(b: Batch): void {
+    if (this.finished) throw new Error('SummaryFeed: rows after the end');
+    if (b.rows === 0) return;
+    const v = batchView(b, this.specs);
+    this.rows.batch(v);
+    this.openDeal = v.num('deal')[b.rows - 1]!;
+    this.countWins(this.openDeal);
+  }
+
+  /** The next rows of wins.arrow. */
+  wins(b: Batch): void {
+    if (this.finished) throw new Error('SummaryFeed: rows after the end');
+    if (b.rows === 0) return;
+    this.pending.push({ view: batchView(b, this.winSpecs), from: 0 });
+    this.countWins(this.openDeal);
+  }
+
+  /** End of the rows: the passes' last deals closed, every win counted. */
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    for (const p of this.passes.values()) p.finish();
+    this.countWins(Infinity);
+    for (const pa of this.patterns.values()) pa.finish();
+  }
+
+  /** Count the pending wins of deals before `end` (those pass 1 has closed). */
+  private countWins(end: number): void {
+    for (const acc of this.arms.values()) if (!this.patterns.has(acc.arm)) this.patterns.set(acc.arm, new PatternAcc(acc.dealList));
+    while (this.pending.length > 0) {
+      const p = this.pending[0]!;
+      p.from = winsBatch(p.view, this.arms, this.patterns, p.from, end);
+      if (p.from < p.view.rows) return;
+      this.pending.shift();
+    }
+  }
 }
 
 /**
@@ -840,8 +976,7 @@ interface RunInfo {
 }
 
 async function runInfo(src: HandSource, meta: Map<string, string>): Promise<RunInfo> {
-  const experiment = JSON.parse(meta.get('tw16.experiment') ?? 'null') as RunInfo['experiment'];
-  let luck = experiment?.luck !== false;
+  let luck = infoOf(meta, true).luck;
   if (luck) {
     // Files written before the luck features (or by a run with luck off) have none to fit.
     luck = false;
@@ -850,13 +985,30 @@ async function runInfo(src: HandSource, meta: Map<string, string>): Promise<RunI
       break;
     }
   }
+  return infoOf(meta, luck);
+}
+
+/** RunInfo from hands.arrow's metadata, `luck` only if the experiment had it on. */
+function infoOf(meta: ReadonlyMap<string, string>, luck: boolean): RunInfo {
+  const experiment = JSON.parse(meta.get('tw16.experiment') ?? 'null') as RunInfo['experiment'];
+  luck &&= experiment?.luck !== false;
   const leagueMeta = meta.get('tw16.league');
   const league = leagueMeta ? (JSON.parse(leagueMeta) as { design: string; tables: unknown[] }) : undefined;
   return { experiment, seating: experiment?.seating ?? 'fixed', luck, ...(league ? { league: { design: league.design, tables: league.tables.length } } : {}) };
 }
 
 /** The main passes over the hands: the luck fit (with luck), the accumulators, the narrowing (`narrow`: per arm, each pair's Σz² by pair key). */
-async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, fitted?: LuckModel): Promise<{ arms: Map<number, ArmAcc>; narrow: Map<number, Map<string, number>>; leagues: Map<number, LeagueAcc> }> {
+/** Pass 1's accumulator of arm `a` (profile `p`), made on its first row: with the luck model, a league's table, the narrowing's log. */
+function armAcc(a: number, p: string, info: RunInfo, model: LuckModel | undefined, arms: Map<number, ArmAcc>, leagues: Map<number, LeagueAcc>, narrowing: boolean): ArmAcc {
+  let league: LeagueAcc | undefined;
+  if (info.league) leagues.set(a, (league = new LeagueAcc((info.experiment?.bots ?? []).map((b) => b.name), info.luck)));
+  const narrow = narrowing && seatingsReplay(info.seating) && !info.league;
+  const acc = new ArmAcc(a, p, { ...(model ? { luck: model } : {}), ...(league ? { league, noPairs: true } : {}), ...(narrow ? { narrowing: true } : {}) });
+  arms.set(a, acc);
+  return acc;
+}
+
+async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, fitted?: LuckModel, fed?: SummaryFeed): Promise<{ arms: Map<number, ArmAcc>; narrow: Map<number, Map<string, number>>; leagues: Map<number, LeagueAcc> }> {
   const replays = seatingsReplay(info.seating);
   let model: LuckModel | undefined;
   if (info.luck && fitted) model = fitted; // the run fed the fit pass as it wrote the rows (LuckFitFeed)
@@ -866,17 +1018,14 @@ async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, 
     model.fit();
   }
   const narrow = narrowing && replays && !info.league;
-  const arms = new Map<number, ArmAcc>();
-  const leagues = new Map<number, LeagueAcc>();
-  const roster = (info.experiment?.bots ?? []).map((b) => b.name);
-  const passes = new Map<number, Distinct>();
-  await readRows(src, info.luck, replays, passes, (a, p) => {
-    let league: LeagueAcc | undefined;
-    if (info.league) leagues.set(a, (league = new LeagueAcc(roster, info.luck)));
-    const acc = new ArmAcc(a, p, { ...(model ? { luck: model } : {}), ...(league ? { league, noPairs: true } : {}), ...(narrow ? { narrowing: true } : {}) });
-    arms.set(a, acc);
-    return acc;
-  });
+  let arms = new Map<number, ArmAcc>();
+  let leagues = new Map<number, LeagueAcc>();
+  if (fed) {
+    // The run fed pass 1 as it wrote the rows (SummaryFeed, luck off).
+    fed.finish();
+    arms = fed.arms;
+    leagues = fed.leagues;
+  } else await readRows(src, info.luck, replays, new Map(), (a, p) => armAcc(a, p, info, model, arms, leagues, narrowing));
 
   // The narrowing's interval: squared deviations about the first pass's means (pass 2), from the
   // inputs pass 1 kept (NarrowingLog), or, when a log was dropped, from the file again.
@@ -971,31 +1120,20 @@ function pairStop(arms: Map<number, ArmAcc>, compare: readonly [string, string],
  * design plays each deal under several seatings (rotate, duplicate); luck-adjusted estimates
  * when the run recorded luck; a league's ratings and a stop rule's looks when the experiment has them.
  */
-export async function summarize(handsPath: string, winsPath: string, fed?: { readonly luck?: LuckFitFeed }): Promise<Summary> {
+export async function summarize(handsPath: string, winsPath: string, fed?: { readonly luck?: LuckFitFeed; readonly rows?: SummaryFeed }): Promise<Summary> {
   const meta = await readMetadata(handsPath);
   const src: HandSource = { batches: () => scanBatches(handsPath) }; // each pass is done with a batch before the next
-  const info = await runInfo(src, meta);
+  const info = fed?.rows ? fed.rows.info : await runInfo(src, meta);
   const { experiment, luck, seating } = info;
-  const { arms, narrow, leagues } = await analyzeHands(src, info, true, fed?.luck?.fit());
+  const { arms, narrow, leagues } = await analyzeHands(src, info, true, fed?.luck?.fit(), fed?.rows);
 
-  const patterns = new Map<number, PatternAcc>();
-  for (const acc of arms.values()) patterns.set(acc.arm, new PatternAcc(acc.dealList));
-  for await (const rb of scanBatches(winsPath)) {
-    const col = (n: string) => rb.getChild(n)!.toArray() as ArrayLike<number>;
-    const deal = col('deal');
-    const arm = col('arm');
-    const seatingCol = col('seating');
-    const hand = col('hand');
-    const cols = PATTERN_IDS.map((id) => col(id));
-    for (let i = 0; i < rb.numRows; i++) {
-      const acc = arms.get(arm[i]!);
-      const pa = patterns.get(arm[i]!);
-      if (!acc || !pa) continue;
-      if (acc.replays > 0 && acc.replayed.has(`${deal[i]}/${seatingCol[i]}/${hand[i]}`)) continue;
-      pa.win(deal[i]!, (p) => cols[p]![i]! > 0);
-    }
+  let patterns = new Map<number, PatternAcc>();
+  if (fed?.rows) patterns = fed.rows.patterns; // counted as the run wrote the wins
+  else {
+    for (const acc of arms.values()) patterns.set(acc.arm, new PatternAcc(acc.dealList));
+    for await (const rb of scanBatches(winsPath)) winsBatch(recordBatchView(rb), arms, patterns);
+    for (const pa of patterns.values()) pa.finish();
   }
-  for (const pa of patterns.values()) pa.finish();
 
   const out: ArmSummary[] = [...arms.values()]
     .sort((x, y) => x.arm - y.arm)

@@ -44,7 +44,7 @@ import { withDirLock } from '../results/lock.js';
 import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from '../results/resultdir.js';
 import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, writeRunStateAsync, type RunState } from '../results/runstate.js';
 import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from '../experiment/shard.js';
-import { LuckFitFeed, seatingsReplay, stopEstimate, summarize, type Summary } from '../analysis/summary.js';
+import { LuckFitFeed, seatingsReplay, stopEstimate, SummaryFeed, summarize, type Summary } from '../analysis/summary.js';
 import { decide, stopDesign } from '../analysis/sequential.js';
 import { ReportThread } from '../analysis/report-thread.js';
 import { clearSlot, lastDecision, newHeartbeats, Watchdog, type StuckDecision } from '../players/watchdog.js';
@@ -395,10 +395,17 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
     if (opts.report === true && !shard) reportThread = new ReportThread();
     // The summary's luck fit takes the rows as they go to hands.arrow (a shard's run has no summary).
     const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(handCols, seatingsReplay(e.seating)) : undefined;
+    // Without luck, the summary's passes take the rows as they are written, too (nothing waits for a fit).
+    const rowsFeed = e.luck === false && !shard ? new SummaryFeed(metadata(e, 'hands', profiles), handCols, WIN_COLUMNS) : undefined;
     const appendHands = (b: Batch, luckFit?: JobResult['luckFit']): void => {
       hOut.append(b);
       if (luckFit) fitFeed?.merge(luckFit);
       else fitFeed?.add(b);
+      rowsFeed?.hands(b);
+    };
+    const appendWins = (b: Batch): void => {
+      wOut.append(b);
+      rowsFeed?.wins(b);
     };
     const wOut = (winsOut = new ArrowTableWriter(join(staging, 'wins.arrow'), WIN_COLUMNS, metadata(e, 'wins', profiles)));
     const dOut = (decisionsOut = recordsDecisions ? new ArrowTableWriter(join(staging, 'decisions.arrow'), DECISION_COLUMNS, metadata(e, 'decisions', profiles)) : undefined);
@@ -408,7 +415,7 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
       hJ = handsJ = Journal.reopen(path(JOURNALS.hands), handCols, metadata(e, 'hands', profiles), verified.hands);
       wJ = winsJ = Journal.reopen(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles), verified.wins);
       for await (const rb of journalBatches(hJ.path, verified.hands.mark.bytes)) appendHands(toBatch(rb, handCols));
-      for await (const rb of journalBatches(wJ.path, verified.wins.mark.bytes)) wOut.append(toBatch(rb, WIN_COLUMNS));
+      for await (const rb of journalBatches(wJ.path, verified.wins.mark.bytes)) appendWins(toBatch(rb, WIN_COLUMNS));
       if (verified.decisions) {
         decisionsJ = Journal.reopen(path(JOURNALS.decisions), DECISION_COLUMNS, metadata(e, 'decisions', profiles), verified.decisions);
         for await (const rb of journalBatches(decisionsJ.path, verified.decisions.mark.bytes)) dOut!.append(toBatch(rb, DECISION_COLUMNS));
@@ -453,7 +460,7 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
         hJ.append(r.hands, r.journal?.hands);
         wJ.append(r.wins, r.journal?.wins);
         appendHands(r.hands, r.luckFit);
-        wOut.append(r.wins);
+        appendWins(r.wins);
         if (dOut) {
           decisionsJ!.append(r.decisions!);
           dOut.append(r.decisions!);
@@ -530,7 +537,7 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
       ? undefined
       : shard
         ? await finishShard(dir, staging, { kind: 'shard', version: VERSION, experiment: recorded, experimentSha256: expHash, shard, rows, bots, replay: resolved.replay })
-        : await finish(dir, staging, reportThread ?? false, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay }, fitFeed, opts.extraFiles);
+        : await finish(dir, staging, reportThread ?? false, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay }, { luck: fitFeed, rows: rowsFeed }, opts.extraFiles);
     if (!finished) {
       removeTree(staging);
       return { status: 'interrupted', ...outcome };
@@ -566,10 +573,10 @@ export async function finish(
   report: boolean | ReportThread,
   stopped: () => boolean,
   info: Omit<Manifest, 'format' | 'files'>,
-  luck?: LuckFitFeed,
+  fed: { readonly luck?: LuckFitFeed | undefined; readonly rows?: SummaryFeed | undefined } = {},
   extraFiles: Readonly<Record<string, string>> = {},
 ): Promise<{ summary: Summary; files: string[] } | undefined> {
-  const summary = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'), luck ? { luck } : undefined);
+  const summary = await summarize(join(staging, 'hands.arrow'), join(staging, 'wins.arrow'), { ...(fed.luck ? { luck: fed.luck } : {}), ...(fed.rows ? { rows: fed.rows } : {}) });
   for (const [name, text] of Object.entries(extraFiles)) writeAtomic(join(staging, name), text);
   writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   if (report !== false) {

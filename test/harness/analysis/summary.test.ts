@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ArrowTableWriter } from '../../../src/harness/io/arrow.js';
-import { BatchBuilder } from '../../../src/harness/io/columns.js';
+import { BatchBuilder, keepRows, type Batch, type ColumnSpec } from '../../../src/harness/io/columns.js';
 import { validateExperiment } from '../../../src/harness/experiment/experiment.js';
 import { formatSummary } from '../../../src/harness/analysis/format.js';
 import { readBatches, readMetadata, toBatch } from '../../../src/harness/io/read.js';
@@ -21,7 +21,7 @@ import { rescoreResults } from '../../../src/harness/analysis/rescore.js';
 import { LUCK_FEATURES } from '../../../src/engine/index.js';
 import { runExperiment } from '../../../src/harness/run/run.js';
 import { clusterBootstrap, wilson } from '../../../src/harness/analysis/stats.js';
-import { LuckFitFeed, narrowingLog, ROTATE_WARNING, seatingsReplay, summarize, SUMMARY_FORMAT, type Summary } from '../../../src/harness/analysis/summary.js';
+import { LuckFitFeed, narrowingLog, ROTATE_WARNING, seatingsReplay, summarize, SummaryFeed, SUMMARY_FORMAT, type Summary } from '../../../src/harness/analysis/summary.js';
 import { aleaNext, botStates } from '../../../src/core/rng.js';
 import { validate } from '../../support/jsonschema.js';
 
@@ -139,6 +139,52 @@ describe('summary', () => {
     const first = (await batches.next()).value!;
     await batches.return(undefined);
     expect(() => feed.add(toBatch(first, HAND_COLUMNS))).toThrow(/after the fit/);
+  }, 300_000);
+
+  it('a run with luck off is summarized as it writes its rows (SummaryFeed): the summary the files give, whatever order hands and wins come in', async () => {
+    const runs = [
+      await run('fed-off-duplicate', { hands: 12, rules: ['p0', 'casual'], bots: ['greedy', 'defensive', 'value', 'random'], seating: 'duplicate', luck: false }),
+      await run('fed-off-copies', { hands: 8, bots: ['greedy', 'random'], seating: 'duplicate', luck: false }),
+      await run('fed-off-matches', { matches: 3, bots: ['greedy', 'defensive', 'value', 'random'], seating: 'rotate', luck: false }),
+      await run('fed-off-league', { hands: 12, bots: ['greedy', 'defensive', 'value', 'random', { name: 'greedy-2', path: 'greedy' }], luck: false }),
+    ];
+    const roundTrip = (x: Summary): Summary => JSON.parse(JSON.stringify(x)) as Summary;
+    const batchesOf = async (file: string, cols: readonly ColumnSpec[]) => {
+      const out = [];
+      for await (const rb of readBatches(file)) out.push(toBatch(rb, cols));
+      return out;
+    };
+    for (const { dir, s } of runs) {
+      const files = [join(dir, 'hands.arrow'), join(dir, 'wins.arrow')] as const;
+      expect(roundTrip(await summarize(...files))).toEqual(s);
+      const meta = await readMetadata(files[0]);
+      const hands = await batchesOf(files[0], handColumns({ luck: false }));
+      const wins = await batchesOf(files[1], WIN_COLUMNS);
+      // Every hand, then every win (a resume's journals), and one row batch of each at a time.
+      const all = new SummaryFeed(meta, handColumns({ luck: false }), WIN_COLUMNS);
+      for (const b of hands) all.hands(b);
+      for (const b of wins) all.wins(b);
+      expect(roundTrip(await summarize(...files, { rows: all }))).toEqual(s);
+      // Row by row, each hand followed by every win of its deal and before (a deal still open holds its wins back).
+      const rows = (list: Batch[]): Batch[] => list.flatMap((b) => Array.from({ length: b.rows }, (_, i) => keepRows(b, Array.from({ length: b.rows }, (_, j) => j === i))));
+      const handRows = rows(hands);
+      const winRows = rows(wins);
+      const dealOf = (b: Batch): number => (b.columns[0] as Uint32Array)[0]!;
+      const one = new SummaryFeed(meta, handColumns({ luck: false }), WIN_COLUMNS);
+      let w = 0;
+      for (const h of handRows) {
+        one.hands(h);
+        while (w < winRows.length && dealOf(winRows[w]!) <= dealOf(h)) one.wins(winRows[w++]!);
+      }
+      expect(w).toBe(winRows.length);
+      expect(roundTrip(await summarize(...files, { rows: one }))).toEqual(s);
+    }
+    // The check can fail: a feed given another run's rows gives another summary.
+    const other = new SummaryFeed(await readMetadata(join(runs[0]!.dir, 'hands.arrow')), handColumns({ luck: false }), WIN_COLUMNS);
+    for (const b of await batchesOf(join(runs[1]!.dir, 'hands.arrow'), handColumns({ luck: false }))) other.hands(b);
+    expect(roundTrip(await summarize(join(runs[0]!.dir, 'hands.arrow'), join(runs[0]!.dir, 'wins.arrow'), { rows: other }))).not.toEqual(runs[0]!.s);
+    const late = (await batchesOf(join(runs[1]!.dir, 'hands.arrow'), handColumns({ luck: false })))[0]!;
+    expect(() => other.hands(late)).toThrow(/after the end/);
   }, 300_000);
 
   it("the narrowing's second pass, taken from what the first pass kept, is the one a second read of the file gives", async () => {
