@@ -170,16 +170,22 @@ export class LuckAccount implements LuckHook {
   private waitHi = 0;
   /**
    * Per seat, while its hand is as in `sig` (suit keys, melds, flowers): tai of a win on each
-   * kind (self-drawn at + 34; −2 not yet scored, −1 no win); and while its ready flag (`sig`'s
-   * last entry) also stays, settlements by (discarder + 1, kind).
+   * kind (self-drawn at + 34; −1 no win), scored when `taiAt` (per seat and kind) is the seat's
+   * `scoreGen`; and while its ready flag (`sig`'s last entry) also stays, settlements by
+   * (discarder + 1, kind), made when `payAt` is the seat's `payGen`. Forgetting them is one
+   * store (numbers from `nextGen`, never repeating), not a fill.
    */
   private readonly sig = new Int32Array(4 * 7).fill(-1);
   private readonly taiCache = new Int16Array(4 * 2 * KINDS);
+  private readonly taiAt = new Float64Array(4 * KINDS);
+  private readonly scoreGen = new Float64Array(4);
+  private readonly payAt = new Float64Array(4 * 5 * KINDS);
+  private readonly payGen = new Float64Array(4);
   /** Per seat, while its `sig` stays: the facts of its wins but the concealed tiles and how it wins (`winFacts`). */
   private readonly baseFacts: (WinFacts | null)[] = [null, null, null, null];
   private readonly taiBoth = new Int16Array(2);
   private readonly paid = new Float64Array(4 * 5 * KINDS * 4);
-  /** 0: not computed, 1: `paid` holds it, 2: no win. */
+  /** Where `payAt` is current: 1, `paid` holds it; 2, no win. */
   private readonly paidValid = new Uint8Array(4 * 5 * KINDS);
   /**
    * Settlements by (streak, dealer, winner, payer + 1, ready, tai): they depend on nothing else
@@ -499,6 +505,7 @@ export class LuckAccount implements LuckHook {
     const mean = this.mean;
     const paid = this.paid;
     for (let i = 0; i < 8; i++) mean[i] = 0;
+    this.winner(tb, w, hw);
     // The discarder's improving kinds if known (its shanten ≤ 2), else asked per tile.
     const I = hFrom && this.known[from]! & KNOW_IMPROVING ? this.improvingOf(from, hFrom) : null;
     let hit = -1;
@@ -532,13 +539,8 @@ export class LuckAccount implements LuckHook {
     }
   }
 
-  /**
-   * The settlement of seat `w` (16-state hand `hw`) winning on `u` (self-drawn when `from` < 0,
-   * else on `from`'s discard): where its four payments by seat are in `paid`, or −1 if that is no
-   * win. Cached per seat while its hand, melds, flowers and ready flag stay as they were; the
-   * payments per tai for the hand.
-   */
-  private settlement(tb: TableState, w: number, hw: HandState, u: Tile, from: number): number {
+  /** Keep seat `w`'s scores and settlements if its hand (`hw`), melds, flowers and ready flag are as they were; else forget them. */
+  private winner(tb: TableState, w: number, hw: HandState): void {
     const sig = this.sig;
     const o = w * 7;
     const k = hw.keys;
@@ -550,19 +552,30 @@ export class LuckAccount implements LuckHook {
       sig[o + 4] = tb.meldCount[w]!;
       sig[o + 5] = tb.flowerMask[w]!;
       sig[o + 6] = tb.ready[w]!;
-      this.taiCache.fill(-2, w * 2 * KINDS, (w + 1) * 2 * KINDS);
-      this.paidValid.fill(0, w * 5 * KINDS, (w + 1) * 5 * KINDS);
+      this.scoreGen[w] = this.nextGen++;
+      this.payGen[w] = this.nextGen++;
       this.baseFacts[w] = null;
     } else if (sig[o + 6] !== tb.ready[w]) {
       // Declaring ready changes the payments (its tai is the settlement's), not the scores.
       sig[o + 6] = tb.ready[w]!;
-      this.paidValid.fill(0, w * 5 * KINDS, (w + 1) * 5 * KINDS);
+      this.payGen[w] = this.nextGen++;
     }
+  }
+
+  /**
+   * The settlement of seat `w` (16-state hand `hw`, its caches kept by `winner`) winning on `u`
+   * (self-drawn when `from` < 0, else on `from`'s discard): where its four payments by seat are in
+   * `paid`, or −1 if that is no win. Kept per seat while its hand, melds, flowers and ready flag
+   * stay as they were; the payments per tai across hands.
+   */
+  private settlement(tb: TableState, w: number, hw: HandState, u: Tile, from: number): number {
     const slot = (w * 5 + from + 1) * KINDS + u;
-    if (this.paidValid[slot]) return this.paidValid[slot] === 1 ? slot * 4 : -1;
+    if (this.payAt[slot] === this.payGen[w]) return this.paidValid[slot] === 1 ? slot * 4 : -1;
+    this.payAt[slot] = this.payGen[w]!;
     const selfDraw = from < 0;
     const at = w * 2 * KINDS + (selfDraw ? KINDS : 0) + u;
-    if (this.taiCache[at] === -2) {
+    if (this.taiAt[w * KINDS + u] !== this.scoreGen[w]) {
+      this.taiAt[w * KINDS + u] = this.scoreGen[w]!;
       // Both ways of winning on u at once (most ready hands are asked both): discard at u, self-drawn at KINDS + u.
       const base = (this.baseFacts[w] ??= winFacts(tb, w, -1, false, false));
       const facts: WinFacts = { ...base, concealed: hw.counts, win: u, selfDraw, lastTile: false, afterKong: false, robKong: false, heavenly: false };

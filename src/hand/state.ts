@@ -73,6 +73,8 @@ function popcount32(x: number): number {
 
 /** Scratch keys for validating a load before anything changes. */
 const READ = new Int32Array(4);
+/** `keepShares`' scratch: per suit, its far kinds' target and counts. */
+const FAR_SHARES = new Int32Array(12);
 
 /**
  * The per-state caches of one hand's shanten-after and improving-tile queries, each valid for
@@ -661,7 +663,10 @@ export class HandState {
    * `u` has shanten `sh` − 1 for those, else `sh`): of the discards that keep that shanten, how
    * many are among `w0`/`w1` (into `waits[at + u]`) and how many in all (`kinds[at + u]`). When
    * none of the `w` kinds keeps it, both are 0 and the others are not tried. Luck accounting's
-   * deal-in shares, all drawn kinds in one call: the discards' profiles are read once.
+   * deal-in shares, all drawn kinds in one call: the discards' profiles are read once. Far kinds
+   * of a suit (no held tile within two ranks; honours: not held) give it one profile whichever is
+   * drawn (`farProfileOf`), so their held discards are counted once per suit: they differ only
+   * in the drawn kind itself, which keeps the shanten when the hand itself has it (`d = u`).
    */
   keepShares(u0: number, u1: number, imp0: number, imp1: number, sh: number, w0: number, w1: number, kinds: Uint8Array, waits: Uint8Array, at: number): void {
     const w = this.work();
@@ -710,12 +715,32 @@ export class HandState {
       }
     }
     const f16 = FM[plane + abc * HN + p3]!;
+    // Per suit, for its far kinds: the target the counts are for, the held waiting kinds and the
+    // held kinds whose discard keeps it (−1: not counted yet).
+    const FS = FAR_SHARES;
+    FS[0] = FS[3] = FS[6] = FS[9] = -99;
     for (let uw = 0; uw < 2; uw++) {
       for (let ub = uw === 0 ? u0 : u1; ub !== 0; ub &= ub - 1) {
         const ubit = ub & -ub;
         const u = uw * 32 + 31 - Math.clz32(ubit);
         if (!(c[u]! < 4)) this.refuse('draw', u);
         const i = KEY_INDEX[u]!;
+        if (c[u] === 0 && (i === 3 || (((h0 >>> (9 * i)) & (((0x1f << (u - 9 * i)) >>> 2) & 0x1ff)) === 0))) {
+          // A far kind: u itself keeps the shanten when the hand's own minimum is the target.
+          const target = sh - (((uw === 0 ? imp0 : imp1) & ubit) !== 0 ? 1 : 0) - add;
+          const self = f16 === target ? 1 : 0;
+          const o = 3 * i;
+          if (FS[o] !== target) {
+            FS[o] = target;
+            FS[o + 1] = this.keepCount(u, h0 & w0, h1 & w1, target);
+            FS[o + 2] = -1;
+          }
+          const nw = FS[o + 1]! + ((uw === 0 ? w0 : w1) & ubit ? self : 0);
+          if (nw !== 0 && FS[o + 2]! < 0) FS[o + 2] = FS[o + 1]! + this.keepCount(u, h0 & ~w0, h1 & ~w1, target);
+          waits[at + u] = nw;
+          kinds[at + u] = nw === 0 ? 0 : FS[o + 2]! + self;
+          continue;
+        }
         const ki = k[i]! + KEY_UNIT[u]!;
         const plus = i === 3 ? HP[ki]! : SP[ki]!;
         const withPlus = i === 3 ? 0 : C3[R[i]! * S + plus]!;
@@ -751,6 +776,51 @@ export class HandState {
         kinds[at + u] = nw === 0 ? 0 : nk;
       }
     }
+  }
+
+  /**
+   * Of the kinds `d` in `in0`/`in1` (bits like `held`, held, not `u`), how many leave final
+   * minimum `target` when discarded once `u` is drawn into this hand: `keepShares`' count for one
+   * drawn kind (its tables and per-discard profiles `minusOf`, `crossOf`, `restOf` already read).
+   */
+  private keepCount(u: Tile, in0: number, in1: number, target: number): number {
+    const w = this.work();
+    const B = BOUND;
+    const SP = B.suitProfile;
+    const HP = B.honorProfile;
+    const C3 = B.combine3;
+    const FM = B.finalMin;
+    const S = B.suitProfiles;
+    const HN = B.honorProfiles;
+    const k = this.keys;
+    const P = w.prof;
+    const R = w.restPair;
+    const abc = w.abc;
+    const p3 = P[3]!;
+    const plane = (5 - this.melds) * B.planeSize;
+    const MIN = w.minusOf;
+    const X = w.crossOf;
+    const Y = w.restOf;
+    const i = KEY_INDEX[u]!;
+    const ki = k[i]! + KEY_UNIT[u]!;
+    const plus = i === 3 ? HP[ki]! : SP[ki]!;
+    const withPlus = i === 3 ? 0 : C3[R[i]! * S + plus]!;
+    let n = 0;
+    for (let word = 0; word < 2; word++) {
+      for (let b = word === 0 ? in0 : in1; b !== 0; b &= b - 1) {
+        const d = word * 32 + 31 - Math.clz32(b & -b);
+        const j = KEY_INDEX[d]!;
+        let f: number;
+        if (j === i) {
+          const key = ki - KEY_UNIT[d]!;
+          f = i === 3 ? FM[plane + abc * HN + HP[key]!]! : FM[plane + C3[R[i]! * S + SP[key]!]! * HN + p3]!;
+        } else if (j === 3) f = FM[plane + withPlus * HN + MIN[d]!]!;
+        else if (i === 3) f = FM[plane + Y[d]! * HN + plus]!;
+        else f = FM[plane + C3[X[3 * d + i]! * S + plus]! * HN + p3]!;
+        if (f === target) n++;
+      }
+    }
+    return n;
   }
 
   /**
