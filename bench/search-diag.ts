@@ -181,14 +181,16 @@ function deviations(): void {
   variants.forEach(([name, budget], v) => {
     let n = 0;
     let sum = 0;
+    let squares = 0;
     for (const [key, r] of [...tallies[v]!].sort()) {
       const mean = r.sum / r.n;
       const se = Math.sqrt(Math.max(0, r.squares / r.n - mean * mean) / Math.max(1, r.n - 1));
       console.log(`  ${name}\t${key}\t${r.n} deviations\tmean worth ${mean.toFixed(3)} ± ${se.toFixed(3)}\ttotal ${r.sum.toFixed(1)}`);
       n += r.n;
       sum += r.sum;
+      squares += r.squares;
     }
-    console.log(`${name} (search:${budget}): ${n} deviations (${((100 * n) / decisions).toFixed(1)}% of decisions), worth ${(sum / seatHands).toFixed(3)} points per seat-hand`);
+    console.log(`${name} (search:${budget}): ${n} deviations (${((100 * n) / decisions).toFixed(1)}% of decisions), worth ${(sum / seatHands).toFixed(3)} ± ${(Math.sqrt(squares) / seatHands).toFixed(3)} (one SE, deviations taken as independent) points per seat-hand`);
   });
 }
 
