@@ -102,12 +102,13 @@ const D_MAX = 17;
  * how many of those discards are waiting kinds (`HandState.keepShares`, every kind in one call) —
  * and each draw weighs them by the tiles left, in the same order of floating-point operations as
  * before (a share of 0, never computed in full, adds exactly 0). The scores of a seat's possible
- * wins are kept while its tiles, melds and flowers stay (a ready declaration changes only the
- * payments); the payments per (streak, dealer, winner, payer, ready, tai) across hands while the
+ * wins, both ways of winning on a kind at once (`scoreTaiBoth`), are kept while its tiles, melds
+ * and flowers stay (a ready declaration changes only the payments); the payments per (streak, dealer, winner, payer, ready, tai) across hands while the
  * rules and stakes stay. The hand kernels are the table's own (asked, never changed): no copy per
  * draw. Measured (docs/performance.md), instructions of a hand with luck over one without,
  * steady state: 4 × random 1.49× → 1.24×, 4 × greedy 1.55× → 1.32×, the default mix 1.68× → 1.36×
- * (valgrind; the rest is mostly `scoreHand`, the deal-in shares and the improving kinds).
+ * (valgrind; the rest is mostly `scoreHand`, the deal-in shares and the improving kinds; issue
+ * 29's changes and what is left: docs/performance.md).
  */
 export class LuckAccount implements LuckHook {
   /** Σ of each feature's terms per seat over the hand. */
