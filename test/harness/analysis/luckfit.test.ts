@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { LUCK_F } from '../../../src/engine/index.js';
 import { aleaNext, botStates } from '../../../src/core/rng.js';
 import { CvMean, CvRatio } from '../../../src/harness/analysis/cv.js';
-import { ExactSums, FoldSums, LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors } from '../../../src/harness/analysis/luckfit.js';
+import { ExactFold, ExactSums, FoldSums, fitWeights, LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors } from '../../../src/harness/analysis/luckfit.js';
 import { MeanStat, ClusterStat } from '../../../src/harness/analysis/stats.js';
 
 function stream(seed: string): () => number {
@@ -315,5 +315,50 @@ describe('control-variate estimates', () => {
     expect(raw.ratio().se / adj.se).toBeGreaterThan(4);
     expect(Math.abs(adj.mean - 0.2)).toBeLessThan(4 * adj.se);
     expect(adj.df).toBe(999);
+  });
+});
+
+describe('the fit over folds', () => {
+  it("leaves empty folds out (most of a short run's) and solves a fit over the same folds once, without moving a bit", () => {
+    const u = stream('fit-empty-folds');
+    const D = LUCK_REGRESSORS;
+    const K = LUCK_FOLDS;
+    const model = new LuckModel();
+    const folds = Array.from({ length: K }, () => new ExactFold());
+    const x = new Float64Array(D);
+    const nz = new Int32Array(D);
+    // Deals in three folds only; sparse rows with exact zeros and negative values.
+    let deal = 0;
+    for (const [fold, rows] of [[2, 40], [5, 25], [9, 12]] as const) {
+      for (let r = 0; r < rows; r++, deal += r % 4 === 0 ? 1 : 0) {
+        let m = 0;
+        for (let i = 0; i < D; i++) {
+          x[i] = u() < 0.3 ? 0 : Math.round((u() - 0.5) * 1e6) / 1e3;
+          if (x[i] !== 0) nz[m++] = i;
+        }
+        const y = Math.round((u() - 0.5) * 1e5) / 1e2 + 3 * x[0]!;
+        model.add('k', fold, x, y, deal);
+        folds[fold]!.add(x, y, nz, m, deal);
+      }
+      deal++;
+    }
+    model.fit();
+    // What every fit was before: all the other folds' sums, empty ones too.
+    const values = folds.map((f) => f.values());
+    const plain = (k: number, m: number) => fitWeights(values.filter((_, j) => j !== k && j !== m), 1e-6);
+    const out = new Float64Array(K);
+    let nonZero = 0;
+    for (let fold = 0; fold < K; fold++) {
+      for (let i = 0; i < D; i++) x[i] = Math.round((u() - 0.5) * 1e6) / 1e3;
+      model.controls('k', fold, x, out);
+      for (let k = 0; k < K; k++) {
+        const w = plain(k, fold);
+        let v = 0;
+        for (let i = 0; i < D; i++) if (x[i] !== 0) v += w[i]! * x[i]!;
+        expect(Object.is(out[k], v), `fold ${fold}, version ${k}: ${out[k]} vs ${v}`).toBe(true);
+        if (v !== 0) nonZero++;
+      }
+    }
+    expect(nonZero).toBeGreaterThan(K * K / 2);
   });
 });
