@@ -242,7 +242,8 @@ function waitingHand(rng: Rng, at: number, to: number, size: number): boolean {
   return false;
 }
 const counts = new Uint8Array(KINDS);
-const walker = new HandState();
+/** Made on the first walk: a HandState binds the hand tables, which a worker adopts from the main thread after its imports (building them at import cost every process and worker 0.4 s). */
+let walker: HandState | undefined;
 
 /**
  * Draws in the `nearReady` walk of a seat with `discards` tiles in its river: 1.5 a discard
@@ -262,7 +263,7 @@ function nearReadySteps(discards: number): number {
  * the pool's, the draws' places uniform, so the rest of the pool stays in random order.
  */
 function walkNearReady(rng: Rng, at: number, size: number, to: number, melds: number, steps: number, floor: number): void {
-  const h = walker;
+  const h = (walker ??= new HandState());
   counts.fill(0);
   for (let i = at; i < at + size; i++) counts[pool[i]!]!++;
   h.load(counts, melds);

@@ -115,3 +115,18 @@ describe('start-up: a small run plays in this thread', () => {
     rmSync(base, { recursive: true, force: true });
   });
 });
+
+describe('imports build nothing', () => {
+  it('the package entry, the bots and the worker module build no hand tables at import (a worker adopts the main thread’s after its imports)', () => {
+    const probe = `
+      const { handTablesBuilt } = await import(${JSON.stringify(join(ROOT, 'dist/src/hand/tables.js'))});
+      for (const m of ['dist/src/index.js', 'dist/bots/index.js', 'dist/src/harness/run/worker.js']) await import(${JSON.stringify(ROOT)} + '/' + m);
+      console.log(handTablesBuilt());`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('false');
+    // The probe can fire: a module that does build them at import is seen.
+    const fires = spawnSync(process.execPath, ['--input-type=module', '-e', probe.replace("'dist/src/index.js',", "'dist/src/index.js', 'dist/src/hand/index.js',").replace('console.log(handTablesBuilt());', `(await import(${JSON.stringify(join(ROOT, 'dist/src/hand/tables.js'))})).handTables(); console.log(handTablesBuilt());`)], { cwd: ROOT, encoding: 'utf8' });
+    expect(fires.stdout.trim()).toBe('true');
+  });
+});
