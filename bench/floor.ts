@@ -18,13 +18,12 @@
  * CPU is user + system of the process and all its threads (/usr/bin/time). Result bytes are the
  * files of the result directory. Trust it only on a quiet machine: the load average is printed.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { here, median, timedNode } from './base.js';
 
-const here = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'); // dist/bench → the checkout
 const args = process.argv.slice(2);
 const flag = (name: string, dflt: string): string => {
   const i = args.indexOf(`--${name}`);
@@ -80,14 +79,11 @@ function bytesOf(dir: string): number {
 
 function timeOnce(cmd: string[], out: string): Sample {
   rmSync(out, { recursive: true, force: true });
-  const t0 = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', 'TW16FLOOR %U %S', process.execPath, ...cmd], { encoding: 'utf8' });
-  const wall = (performance.now() - t0) / 1000;
+  const r = timedNode(cmd);
   if (r.status !== 0) throw new Error(`${cmd.join(' ')} failed (${r.status}): ${r.stderr}`);
-  const m = /TW16FLOOR ([\d.]+) ([\d.]+)/.exec(r.stderr);
   const bytes = existsSync(out) ? bytesOf(out) : undefined;
   rmSync(out, { recursive: true, force: true });
-  return { wall, cpu: Number(m![1]) + Number(m![2]), ...(bytes !== undefined ? { bytes } : {}) };
+  return { wall: r.wall, cpu: r.cpu, ...(bytes !== undefined ? { bytes } : {}) };
 }
 
 /** Two processes of `cmd` at once: the wall time until both end. */
@@ -104,11 +100,6 @@ async function timeTwice(cmd: string[]): Promise<number> {
   );
   return (performance.now() - t0) / 1000;
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 const samples = new Map<string, Sample[]>();
 const put = (key: string, s: Sample): void => void samples.set(key, [...(samples.get(key) ?? []), s]);
