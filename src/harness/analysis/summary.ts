@@ -23,7 +23,7 @@ import type { Batch, ColumnSpec, Utf8Column } from '../io/columns.js';
 import { readMetadata, scanBatches, utf8Strings, utf8Values } from '../io/read.js';
 import { CvMean, CvRatio } from './cv.js';
 import { LeagueAcc, type LeagueSummary, type PairTest } from './league.js';
-import { LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckFitRows, LuckModel, luckRegressors, modelKey, replayKey, type FoldTransfer } from './luckfit.js';
+import { LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors, modelKey, type FoldTransfer } from './luckfit.js';
 import { decide, STOP_METHOD, stopDesign, type Look, type Verdict } from './sequential.js';
 import { stopLooks } from '../experiment/experiment.js';
 import { ClusterStat, doubled, eventFloor, ESTIMATORS, holm, MeanStat, noEstimate, t975, tTestP, withinRange, type Estimate, type Floor } from './stats.js';
@@ -342,7 +342,7 @@ class Distinct {
       this.current = r.deal;
       this.seen.clear();
     }
-    const key = replayKey(r.bots, r.hand);
+    const key = `${r.bots[0]}\u0000${r.bots[1]}\u0000${r.bots[2]}\u0000${r.bots[3]}#${r.hand}`;
     if (this.seen.has(key)) return this.pass.replay(r);
     this.seen.add(key);
     this.pass.row(r);
@@ -359,15 +359,23 @@ export function seatingsReplay(seating: string | undefined): boolean {
 
 /** Pass 1 (luck on): every distinct seat-hand into the luck model of its arm and bot (Distinct has left the replays out). */
 class FitPass implements Pass {
-  private readonly rows: LuckFitRows;
+  private readonly x = new Float64Array(LUCK_REGRESSORS);
+  /** The model's key of each bot (made once, not per seat-hand). */
+  private readonly keys = new Map<string, string>();
   constructor(
     readonly arm: number,
-    model: LuckModel,
-  ) {
-    this.rows = new LuckFitRows(model, false);
-  }
+    private readonly model: LuckModel,
+  ) {}
   row(r: Row): void {
-    this.rows.row(this.arm, r.deal, r.hand, r.bots, r.deltas, r.features!);
+    const F = r.features!;
+    const fold = luckFold(r.deal);
+    for (const s of SEATS) {
+      const name = r.bots[s]!;
+      let key = this.keys.get(name);
+      if (key === undefined) this.keys.set(name, (key = modelKey(this.arm, name)));
+      luckRegressors(F, s, this.x);
+      this.model.add(key, fold, this.x, r.deltas[s]!, r.deal);
+    }
   }
   replay(): void {}
   finish(): void {}
@@ -895,54 +903,22 @@ export class SummaryFeed {
  */
 export class LuckFitFeed {
   private readonly model = new LuckModel();
-  private readonly rows: LuckFitRows;
-  private readonly features = new Float64Array(4 * LUCK_F);
-  private readonly at: { deal: number; arm: number; hand: number; bots: number[]; deltas: number[]; luck: number[] };
+  private readonly passes = new Map<number, Distinct>();
+  private readonly reader: RowReader;
   private fitted: LuckModel | undefined;
 
   /** `specs`: the columns of the batches to come (hands.arrow's); `replays`: whether rows can replay a seating (`seatingsReplay`). */
-  constructor(specs: readonly ColumnSpec[], replays = true) {
-    this.rows = new LuckFitRows(this.model, replays);
-    const col = (name: string): number => {
-      const i = specs.findIndex((c) => c.name === name);
-      if (i < 0) throw new Error(`LuckFitFeed: no column ${name}`);
-      return i;
-    };
-    this.at = {
-      deal: col('deal'),
-      arm: col('arm'),
-      hand: col('hand'),
-      bots: SEATS.map((s) => col(`bot_${s}`)),
-      deltas: SEATS.map((s) => col(`delta_${s}`)),
-      luck: SEATS.flatMap((s) => LUCK_FEATURES.map((f) => col(`luck_${s}_${f}`))),
-    };
+  constructor(
+    private readonly specs: readonly ColumnSpec[],
+    replays = true,
+  ) {
+    this.reader = new RowReader(true, replays, this.passes, (a) => new FitPass(a, this.model), Infinity);
   }
 
   /** The next rows of hands.arrow (whole deals: a deal's rows never straddle two calls and a merge). */
   add(b: Batch): void {
     if (this.fitted) throw new Error('LuckFitFeed: rows after the fit');
-    const at = this.at;
-    const num = (i: number) => b.columns[i] as ArrayLike<number>;
-    const deal = num(at.deal);
-    const arm = num(at.arm);
-    const hand = num(at.hand);
-    const bots = at.bots.map((i) => {
-      const u = b.columns[i] as Utf8Column;
-      return utf8Strings(u.offsets, u.bytes, 0, b.rows);
-    });
-    const deltas = at.deltas.map(num);
-    const feat = at.luck.map(num);
-    const names = ['', '', '', ''];
-    const y = [0, 0, 0, 0];
-    const features = this.features;
-    for (let i = 0; i < b.rows; i++) {
-      for (const s of SEATS) {
-        names[s] = bots[s]![i]!;
-        y[s] = deltas[s]![i]!;
-      }
-      for (let j = 0; j < 4 * LUCK_F; j++) features[j] = feat[j]![i]!;
-      this.rows.row(arm[i]!, deal[i]!, hand[i]!, names, y, features);
-    }
+    this.reader.batch(batchView(b, this.specs));
   }
 
   /** The sums of every row added (what a worker sends back with its job's rows). */
