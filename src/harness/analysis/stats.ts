@@ -130,6 +130,24 @@ export class ClusterStat {
   private snn = 0;
   private syn = 0;
 
+  /**
+   * A ClusterStat from its sums (SparseClusters): k clusters, kUnits of them with units, kEvents with
+   * y > 0, kNonEvents with y < n, and Σy, Σn, Σy², Σn², Σyn.
+   */
+  static of(k: number, kUnits: number, kEvents: number, kNonEvents: number, sy: number, sn: number, syy: number, snn: number, syn: number): ClusterStat {
+    const c = new ClusterStat();
+    c.k = k;
+    c.kUnits = kUnits;
+    c.kEvents = kEvents;
+    c.kNonEvents = kNonEvents;
+    c.sy = sy;
+    c.sn = sn;
+    c.syy = syy;
+    c.snn = snn;
+    c.syn = syn;
+    return c;
+  }
+
   /** Add one cluster: total `y` over `n` units (n may be 0: the cluster still counts). For proportions y ≤ n. */
   add(y: number, n: number): void {
     this.k++;
@@ -246,6 +264,77 @@ export class ClusterStat {
     const e = bound.hi - bound.lo < estimated.hi - estimated.lo ? bound : estimated;
     const dfDeals = Math.max(1, k - 1);
     return { ...e, se: (e.hi - e.lo) / (2 * t975(dfDeals)), df: dfDeals };
+  }
+}
+
+/**
+ * Many ClusterStats of integer counts over the same clusters and the same units (a pattern's wins
+ * per 1,000 wins, one stat a pattern), where most clusters hold no event of most counts: each
+ * cluster costs its units once (`cluster`) and each count only where it is non-zero (`count`,
+ * before its cluster), instead of an `add` to every stat. `stat(i)` is the ClusterStat that adding
+ * (y_i, n) to stat i for every cluster would have made — bit for bit, since every value is an
+ * integer and every sum of integers below 2⁵³ is exact in any order.
+ */
+export class SparseClusters {
+  private k = 0;
+  private kUnits = 0;
+  private sn = 0;
+  private snn = 0;
+  private readonly ey: Float64Array;
+  private readonly eyy: Float64Array;
+  private readonly eyn: Float64Array;
+  private readonly events: Float64Array;
+  private readonly nonEvents: Float64Array;
+  /** Clusters with count i > 0 that have units. */
+  private readonly eventUnits: Float64Array;
+  /** The counts of the open cluster, and which are non-zero. */
+  private readonly open: Float64Array;
+  private readonly touched: Int32Array;
+  private nTouched = 0;
+
+  constructor(readonly size: number) {
+    this.ey = new Float64Array(size);
+    this.eyy = new Float64Array(size);
+    this.eyn = new Float64Array(size);
+    this.events = new Float64Array(size);
+    this.nonEvents = new Float64Array(size);
+    this.eventUnits = new Float64Array(size);
+    this.open = new Float64Array(size);
+    this.touched = new Int32Array(size);
+  }
+
+  /** Add `y` (an integer ≥ 0) to count `i` of the open cluster. */
+  count(i: number, y = 1): void {
+    if (y === 0) return;
+    if (this.open[i] === 0) this.touched[this.nTouched++] = i;
+    this.open[i]! += y;
+  }
+
+  /** Close the open cluster with `n` units (an integer ≥ 0; it may be 0: the cluster still counts). */
+  cluster(n: number): void {
+    this.k++;
+    if (n > 0) this.kUnits++;
+    this.sn += n;
+    this.snn += n * n;
+    for (let t = 0; t < this.nTouched; t++) {
+      const i = this.touched[t]!;
+      const y = this.open[i]!;
+      this.ey[i]! += y;
+      this.eyy[i]! += y * y;
+      this.eyn[i]! += y * n;
+      this.events[i]!++;
+      if (n > 0) this.eventUnits[i]!++;
+      if (y < n) this.nonEvents[i]!++;
+      this.open[i] = 0;
+    }
+    this.nTouched = 0;
+  }
+
+  /** Count i's ClusterStat over the closed clusters. */
+  stat(i: number): ClusterStat {
+    // A cluster where count i is 0 is never an event, and a non-event when it has units.
+    const e = this.events[i]!;
+    return ClusterStat.of(this.k, this.kUnits, e, this.kUnits - this.eventUnits[i]! + this.nonEvents[i]!, this.ey[i]!, this.sn, this.eyy[i]!, this.snn, this.eyn[i]!);
   }
 }
 

@@ -26,7 +26,7 @@ import { LeagueAcc, type LeagueSummary, type PairTest } from './league.js';
 import { LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors, modelKey, type FoldTransfer } from './luckfit.js';
 import { decide, STOP_METHOD, stopDesign, type Look, type Verdict } from './sequential.js';
 import { stopLooks } from '../experiment/experiment.js';
-import { ClusterStat, doubled, eventFloor, ESTIMATORS, holm, MeanStat, noEstimate, t975, tTestP, withinRange, type Estimate, type Floor } from './stats.js';
+import { ClusterStat, doubled, eventFloor, ESTIMATORS, holm, MeanStat, noEstimate, SparseClusters, t975, tTestP, withinRange, type Estimate, type Floor } from './stats.js';
 
 /** summary.json's format tag; bumped whenever a field changes meaning or goes. */
 export const SUMMARY_FORMAT = 'tw16-summary-2';
@@ -631,10 +631,13 @@ class ArmAcc implements Pass {
   }
 }
 
-/** Per arm, the wins pass: clustered pattern counts per 1,000 wins and per 1,000 hands. */
+/**
+ * Per arm, the wins pass: clustered pattern counts per 1,000 wins and per 1,000 hands. A deal costs
+ * its patterns that were won, not all of them (SparseClusters): most deals hold a few.
+ */
 class PatternAcc {
-  readonly perWins = PATTERN_IDS.map(() => new ClusterStat());
-  readonly perHands = PATTERN_IDS.map(() => new ClusterStat());
+  private readonly wonIn = new SparseClusters(PATTERN_IDS.length);
+  private readonly handsIn = new SparseClusters(PATTERN_IDS.length);
   readonly counts = PATTERN_IDS.map(() => 0);
   wins = 0;
   /** Next deal of the list to close. */
@@ -642,12 +645,11 @@ class PatternAcc {
   /** The deal whose wins are being counted (the list's deal at `cursor`), or −1. */
   private deal = -1;
   private dealWins = 0;
-  private readonly dealCounts = PATTERN_IDS.map(() => 0);
 
   constructor(private readonly list: DealList) {}
 
-  /** One win row of `deal` (deals arrive in the order of the list). */
-  win(deal: number, has: (p: number) => boolean): void {
+  /** One win row of `deal` (deals arrive in the order of the list): row `i` of the pattern columns `cols`. */
+  win(deal: number, cols: readonly ArrayLike<number>[], i: number): void {
     if (deal !== this.deal) {
       this.closeDeal();
       this.skipTo(deal);
@@ -655,10 +657,11 @@ class PatternAcc {
     }
     this.wins++;
     this.dealWins++;
-    for (let p = 0; p < PATTERN_IDS.length; p++) {
-      if (has(p)) {
+    for (let p = 0; p < cols.length; p++) {
+      if (cols[p]![i]! > 0) {
         this.counts[p]!++;
-        this.dealCounts[p]!++;
+        this.wonIn.count(p);
+        this.handsIn.count(p);
       }
     }
   }
@@ -669,27 +672,31 @@ class PatternAcc {
     this.skipTo(NaN);
   }
 
+  /** Pattern p's wins per win, clustered by deal. */
+  perWins(p: number): ClusterStat {
+    return this.wonIn.stat(p);
+  }
+
+  /** Pattern p's wins per hand, clustered by deal. */
+  perHands(p: number): ClusterStat {
+    return this.handsIn.stat(p);
+  }
+
   private closeDeal(): void {
     if (this.deal < 0) return;
-    const hands = this.list.hands[this.cursor]!;
-    for (let p = 0; p < PATTERN_IDS.length; p++) {
-      this.perWins[p]!.add(this.dealCounts[p]!, this.dealWins);
-      this.perHands[p]!.add(this.dealCounts[p]!, hands);
-    }
+    this.wonIn.cluster(this.dealWins);
+    this.handsIn.cluster(this.list.hands[this.cursor]!);
     this.cursor++;
     this.deal = -1;
     this.dealWins = 0;
-    this.dealCounts.fill(0);
   }
 
   /** Deals before `deal` had no wins: empty clusters (every hand counts in per 1,000 hands). */
   private skipTo(deal: number): void {
     const L = this.list;
     while (this.cursor < L.n && L.deals[this.cursor] !== deal) {
-      for (let p = 0; p < PATTERN_IDS.length; p++) {
-        this.perWins[p]!.add(0, 0);
-        this.perHands[p]!.add(0, L.hands[this.cursor]!);
-      }
+      this.wonIn.cluster(0);
+      this.handsIn.cluster(L.hands[this.cursor]!);
       this.cursor++;
     }
   }
@@ -817,7 +824,7 @@ function winsBatch(v: RowsView, arms: ReadonlyMap<number, ArmAcc>, patterns: Rea
     const pa = patterns.get(arm[i]!);
     if (!acc || !pa) continue;
     if (acc.replays > 0 && acc.replayed.has(`${deal[i]}/${seatingCol[i]}/${hand[i]}`)) continue;
-    pa.win(deal[i]!, (p) => cols[p]![i]! > 0);
+    pa.win(deal[i]!, cols, i);
   }
   return v.rows;
 }
@@ -1184,8 +1191,8 @@ export async function summarize(handsPath: string, winsPath: string, fed?: { rea
         patterns: PATTERN_IDS.map((pattern, p) => ({
           pattern,
           wins: pa.counts[p]!,
-          per1000Wins: pa.perWins[p]!.proportion(1000),
-          per1000Hands: pa.perHands[p]!.proportion(1000),
+          per1000Wins: pa.perWins(p).proportion(1000),
+          per1000Hands: pa.perHands(p).proportion(1000),
         })),
       };
     });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { aleaNext, botStates } from '../../../src/core/rng.js';
-import { betaQuantile, clopperPearson, ClusterStat, clusterBootstrap, DEFF_TRUSTED_DF, eventFloor, holm, incompleteBeta, MeanStat, t975, tTestP, wilson, wilsonAt, Z95 } from '../../../src/harness/analysis/stats.js';
+import { betaQuantile, clopperPearson, ClusterStat, clusterBootstrap, DEFF_TRUSTED_DF, eventFloor, holm, incompleteBeta, MeanStat, SparseClusters, t975, tTestP, wilson, wilsonAt, Z95 } from '../../../src/harness/analysis/stats.js';
 import { cell } from '../../../bench/rare-coverage.js';
 import { pValue } from '../../../src/harness/analysis/format.js';
 
@@ -128,6 +128,59 @@ describe('cluster-ratio-t', () => {
     expect(floored.se).toBeCloseTo(Math.max(c.se, 1.5 * Math.sqrt(0.1 / (40 * 24))), 12);
     expect(floored.se).toBeLessThan(1.5 / Math.sqrt(40)); // the few-deals floor would have been 1.5/√40
     expect(floored.df).toBe(39);
+  });
+});
+
+describe('SparseClusters', () => {
+  /** Clusters of integer counts, mostly zero, some with no units and (edge) a count above the units. */
+  function data(seed: string, size: number, clusters: number): { n: number; y: number[] }[] {
+    const u = stream(seed);
+    return Array.from({ length: clusters }, () => {
+      const n = u() < 0.2 ? 0 : 1 + Math.floor(u() * 30);
+      const y = Array.from({ length: size }, () => (u() < 0.15 ? Math.floor(u() * (n + (u() < 0.05 ? 3 : 1))) : 0));
+      return { n, y };
+    });
+  }
+
+  it('gives each count the ClusterStat of adding every cluster to it, bit for bit', () => {
+    const size = 7;
+    const d = data('sparse', size, 3000);
+    const sparse = new SparseClusters(size);
+    const ref = Array.from({ length: size }, () => new ClusterStat());
+    for (const { n, y } of d) {
+      y.forEach((v, i) => {
+        sparse.count(i, v);
+        ref[i]!.add(v, n);
+      });
+      sparse.cluster(n);
+    }
+    expect(d.some(({ n, y }) => n === 0 && y.some((v) => v > 0))).toBe(true); // the edge is in the data
+    for (let i = 0; i < size; i++) {
+      // Every field (the counters of clusters with units, events and non-events, and the sums).
+      expect(JSON.stringify(sparse.stat(i))).toBe(JSON.stringify(ref[i]));
+      expect(sparse.stat(i).proportion(1000)).toEqual(ref[i]!.proportion(1000));
+    }
+  });
+
+  it('counts a count added twice in a cluster once as an event, and a cluster left empty as a non-event', () => {
+    const sparse = new SparseClusters(2);
+    sparse.count(0);
+    sparse.count(0, 2);
+    sparse.cluster(5); // count 0: 3 of 5; count 1: 0 of 5
+    sparse.cluster(4); // both 0 of 4
+    sparse.count(1, 2);
+    sparse.cluster(2); // count 1: 2 of 2 (not a non-event)
+    const a = new ClusterStat();
+    a.add(3, 5);
+    a.add(0, 4);
+    a.add(0, 2);
+    const b = new ClusterStat();
+    b.add(0, 5);
+    b.add(0, 4);
+    b.add(2, 2);
+    expect(JSON.stringify(sparse.stat(0))).toBe(JSON.stringify(a));
+    expect(JSON.stringify(sparse.stat(1))).toBe(JSON.stringify(b));
+    expect([sparse.stat(0).clustersWithEvents, sparse.stat(1).clustersWithEvents]).toEqual([1, 1]);
   });
 });
 
