@@ -9,12 +9,14 @@
  *     random (EVALS times, default 64; the same worlds for the same deviation in every variant),
  *     their mean difference in the seat's points. By kind of deviation, per variant; the sum over
  *     decisions per seat-hand approximates what the variant adds to greedy. Variants: the bot as
- *     built in (`uniform`), `nearReady` worlds, a lower margin, 4× the budget, and oracles that
+ *     built in (`uniform`), `nearReady` worlds, a lower margin, 4× the budget, worlds conditioned on
+ *     each seat's discards (`discards`), and oracles that
  *     read the real table (every other hand; only declared-ready ones; only the others) — the
  *     most a better opponents' model could give with these candidates and rollouts.
  *
  * Run (under the CPU lock): npx tsc -p . && node dist/bench/search-diag.js [profile] [hands] [shanten|deviations]
- * (env: VARIANTS=name,name picks variants; BUDGET rollouts a decision, default 64; EVALS)
+ * (env: VARIANTS=name,name picks variants; BUDGET rollouts a decision, default 64; EVALS; WORLDS a JSON
+ * SampleOptions for the variant `custom`, e.g. '{"readyWaits":true,"discards":{"kept":0.5}}')
  */
 import { getProfile } from '../src/rules/index.js';
 import { makeRng } from '../src/core/rng.js';
@@ -118,6 +120,9 @@ function deviations(): void {
     ['nearReady', BUDGET, { worlds: { readyWaits: true, nearReady: true } }],
     ['nearReady margin 1', BUDGET, { worlds: { readyWaits: true, nearReady: true }, margin: 1 }],
     ['nearReady ×4 budget', BUDGET * 4, { worlds: { readyWaits: true, nearReady: true } }],
+    ['discards', BUDGET, { worlds: { readyWaits: true, discards: true } }],
+    ['nearReady discards', BUDGET, { worlds: { readyWaits: true, nearReady: true, discards: true } }],
+    ['custom', BUDGET, { worlds: JSON.parse(process.env.WORLDS ?? '{}') as SampleOptions }],
     ['oracle hands', BUDGET, { sampler: cheat }],
     ['oracle ready hands', BUDGET, { sampler: halfOracle(true) }],
     ['oracle unready hands', BUDGET, { sampler: halfOracle(false) }],

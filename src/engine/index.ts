@@ -3,7 +3,7 @@ export * from './actions.js';
 export * from './types.js';
 export { Table, SNAPSHOT_FORMAT, type TableSetup, type TableSnapshot, type PendingDecision } from './table.js';
 export { SeatView } from './view.js';
-export { sampleWorld, type SampleOptions } from './sample.js';
+export { sampleWorld, type DiscardModel, type SampleOptions } from './sample.js';
 export { HandStepper, botError, type HandSetup, type Seat } from './stepper.js';
 export { playHand, type HandInput } from './hand.js';
 export { playMatch, MatchStepper, handPosition, nextDeal, matchHandKey, MATCH_HAND_LIMIT, MATCH_DRY_LIMIT, type MatchInput, type MatchResult, type DealState } from './match.js';

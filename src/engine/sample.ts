@@ -45,7 +45,32 @@ export interface SampleOptions {
    * search bot's opponents' model; off by default.
    */
   readonly nearReady?: boolean;
+  /**
+   * Condition each other seat's hand on its own discards, as a seat playing for speed would
+   * have made them (sampling importance resampling): `tries` hands are drawn for the seat as
+   * the other options say, each weighted by how well it explains the seat's river, and one is
+   * kept with chance in proportion to its weight. A hand is weighted by `kept` for each of the
+   * seat's last `recent` discards it would rather have kept (with that tile back, throwing it
+   * leaves the hand further from ready than the best other throw) and by `waiting` for each
+   * discard it would win on (a seat that held that hand would not have let it go). `true`
+   * takes the defaults. Reads only the view (the seat's river); off by default.
+   */
+  readonly discards?: boolean | DiscardModel;
 }
+
+/** The weights of `SampleOptions.discards` (each a factor in (0, 1]; 1 turns that check off). */
+export interface DiscardModel {
+  /** Hands drawn for each seat, one kept (default 8). */
+  readonly tries?: number;
+  /** Weight for each recent discard the hand would rather have kept (default 0.3). */
+  readonly kept?: number;
+  /** How many of the seat's latest discards the `kept` check reads (default 4). */
+  readonly recent?: number;
+  /** Weight for each discard the hand would win on (default 0.1). */
+  readonly waiting?: number;
+}
+
+const DISCARD_MODEL: Required<DiscardModel> = { tries: 8, kept: 0.05, recent: 24, waiting: 0.05 };
 
 /**
  * A table in the position of `view`, its hidden tiles drawn from `rng` (the seat's own stream,
@@ -128,11 +153,14 @@ export function sampleWorld(view: View, rng: Rng, into: Table = new Table(), opt
   const own = view.hand;
   for (let k = 0; k < KINDS; k++) t.hand[me * KINDS + k] = own[k]!;
   let p = 0;
+  const model = options.discards ? (options.discards === true ? DISCARD_MODEL : { ...DISCARD_MODEL, ...options.discards }) : null;
+  const floor = rules.readyDeclaration ? 1 : 0;
   if (options.readyWaits) {
     for (let s = 0; s < 4; s++) {
       if (s === me || !view.isReady(s)) continue;
       const size = 16 - 3 * view.meldCount(s);
-      if (waitingHand(rng, p, n, size)) {
+      const dealt = model ? likelyHand(rng, view, s, p, n, size, model, -1, 0) : waitingHand(rng, p, n, size);
+      if (dealt) {
         for (let i = 0; i < size; i++) t.hand[s * KINDS + pool[p++]!]!++;
         t.ready[s] = 2; // dealt (reset below)
       }
@@ -143,7 +171,9 @@ export function sampleWorld(view: View, rng: Rng, into: Table = new Table(), opt
     if (s === me || t.ready[s] === 2) continue;
     const size = 16 - 3 * view.meldCount(s);
     if (p + size > n) throw new RangeError(`sampleWorld: the view of seat ${me} leaves too few unseen tiles for the other hands`);
-    if (options.nearReady && p + size < n) walkNearReady(rng, p, size, n, view.meldCount(s), nearReadySteps(view.discardCount(s)), rules.readyDeclaration ? 1 : 0);
+    const steps = options.nearReady && p + size < n ? nearReadySteps(view.discardCount(s)) : 0;
+    if (model && view.discardCount(s) > 0) likelyHand(rng, view, s, p, n, size, model, steps, floor);
+    else if (steps > 0) walkNearReady(rng, p, size, n, view.meldCount(s), steps, floor);
     for (let i = 0; i < size; i++) t.hand[s * KINDS + pool[p++]!]!++;
   }
   for (let x = FLOWER_BASE; x < FLOWER_BASE + FLOWERS; x++) if (unseen[x]) pool[n++] = x;
@@ -242,6 +272,83 @@ function waitingHand(rng: Rng, at: number, to: number, size: number): boolean {
   return false;
 }
 const counts = new Uint8Array(KINDS);
+
+/**
+ * `SampleOptions.discards`: move to `pool[at..at+size)` a hand for seat `s` drawn `model.tries`
+ * times from `pool[at..to)` — a waiting hand (`steps` < 0), else a uniform one walked `steps`
+ * draws toward ready (`floor` as `walkNearReady`'s) — one kept with chance in proportion to its
+ * `discardWeight` (one pass: the c-th is kept over the one held with chance weight / total so
+ * far). The rest of the pool is shuffled again, so the next hands and the wall stay uniform.
+ * False (the pool a permutation of what it was) when no try gave a hand.
+ */
+function likelyHand(rng: Rng, view: View, s: number, at: number, to: number, size: number, model: Required<DiscardModel>, steps: number, floor: number): boolean {
+  const melds = view.meldCount(s);
+  let total = 0;
+  for (let c = 0; c < model.tries; c++) {
+    if (steps < 0) {
+      if (!waitingHand(rng, at, to, size)) continue;
+    } else {
+      for (let i = at; i < at + size; i++) {
+        const j = i + Math.floor(rng() * (to - i));
+        const x = pool[i]!;
+        pool[i] = pool[j]!;
+        pool[j] = x;
+      }
+      if (steps > 0 && at + size < to) walkNearReady(rng, at, size, to, melds, steps, floor);
+    }
+    const w = discardWeight(view, s, at, size, melds, model);
+    total += w;
+    if (w > 0 && rng() * total < w) for (let i = 0; i < size; i++) chosen[i] = pool[at + i]!;
+  }
+  if (total === 0) return false;
+  for (let i = 0; i < size; i++) {
+    let j = at + i;
+    while (pool[j] !== chosen[i]) j++;
+    const x = pool[at + i]!;
+    pool[at + i] = pool[j]!;
+    pool[j] = x;
+  }
+  shuffle(rng, at + size, to);
+  return true;
+}
+const chosen = new Uint8Array(20);
+
+/**
+ * How well the hand `pool[at..at+size)` of seat `s` explains the seat's river: `model.waiting`
+ * for each discard it would win on, `model.kept` for each of the last `model.recent` discards
+ * that, back in the hand, a speed player would not throw (another throw leaves the hand nearer
+ * ready).
+ */
+function discardWeight(view: View, s: number, at: number, size: number, melds: number, model: Required<DiscardModel>): number {
+  const h = (walker ??= new HandState());
+  counts.fill(0);
+  for (let i = at; i < at + size; i++) counts[pool[i]!]!++;
+  h.load(counts, melds);
+  const river = view.discardCount(s);
+  const sh = h.shanten();
+  let w = 1;
+  for (let i = 0; i < river; i++) {
+    const d = view.discardAt(s, i);
+    if (counts[d]! >= 4) continue;
+    // With d back, the best throw leaves the hand at the shanten it would have after drawing d
+    // (never below ready); throwing d leaves it at `sh`: d was worth keeping when that is lower.
+    if (sh === 0) {
+      if (model.waiting < 1 && h.winsWith(d)) w *= model.waiting;
+    } else if (model.kept < 1 && i >= river - model.recent && h.shantenAfterDraw(d) < sh) w *= model.kept;
+  }
+  if (model.waiting < 1) {
+    // The last discards of the seats that played after s (in turn order, up to the last discarder,
+    // whose tile on offer now s may still claim): s let them go by.
+    const last = view.phase === 'turn' ? (view.seat + 3) & 3 : view.offeredBy;
+    for (let o = (s + 1) & 3; s !== last && o !== ((last + 1) & 3); o = (o + 1) & 3) {
+      const c = view.discardCount(o) - (o === last && view.phase !== 'turn' ? 1 : 0);
+      if (c <= 0) continue;
+      const d = view.discardAt(o, c - 1);
+      if (counts[d]! < 4 && h.winsWith(d)) w *= model.waiting;
+    }
+  }
+  return w;
+}
 /** Made on the first walk: a HandState binds the hand tables, which a worker adopts from the main thread after its imports (building them at import cost every process and worker 0.4 s). */
 let walker: HandState | undefined;
 

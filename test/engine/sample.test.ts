@@ -179,6 +179,69 @@ describe('sampleWorld with nearReady', () => {
   });
 });
 
+describe('sampleWorld with discards', () => {
+  /**
+   * Over greedy hands of `name`: at each turn, for every other seat with a river, how often its
+   * hand (real, then sampled with and without the option) waits on a tile that seat discarded,
+   * and how often the seat's last discard, back in the hand, is one greedy would not throw.
+   */
+  function explained(name: string) {
+    const rules = getProfile(name);
+    const rng = makeRng(`discards-${name}`);
+    const world = new Table();
+    const tally = { seats: 0, ready: 0, real: { waitsOwn: 0, keeps: 0 }, plain: { waitsOwn: 0, keeps: 0 }, model: { waitsOwn: 0, keeps: 0 } };
+    const check = (t: Table, seat: number, s: number, into: { waitsOwn: number; keeps: number }) => {
+      const view = t.view(seat);
+      const h = t.hands[s]!;
+      const river = Array.from({ length: view.discardCount(s) }, (_, i) => view.discardAt(s, i));
+      if (h.shanten() === 0 && river.some((d) => h.counts[d]! < 4 && h.winsWith(d))) into.waitsOwn++;
+      const last = river[river.length - 1]!;
+      if (h.counts[last]! < 4) {
+        const after = new Int8Array(KINDS).fill(99);
+        h.swapShanten(last, after);
+        if (after[last]! > Math.min(...after)) into.keeps++;
+      }
+    };
+    for (let key = 0; key < 25; key++) {
+      walk(rules, key, (real, seat) => {
+        if (real.phase !== PHASE_TURN) return;
+        const view = real.view(seat);
+        for (let s = 0; s < 4; s++) {
+          if (s === seat || view.discardCount(s) === 0) continue;
+          tally.seats++;
+          if (view.isReady(s)) tally.ready++;
+          check(real, seat, s, tally.real);
+          sampleWorld(view, rng, world, { readyWaits: true, nearReady: true });
+          check(world, seat, s, tally.plain);
+          sampleWorld(view, rng, world, { readyWaits: true, nearReady: true, discards: true });
+          checkTable(world);
+          expect(seen(world, seat)).toEqual(seen(real, seat));
+          expect(Array.from(world.legalOf(seat))).toEqual(Array.from(real.legalOf(seat)));
+          check(world, seat, s, tally.model);
+        }
+      });
+    }
+    return tally;
+  }
+
+  it('p0: hands that wait on their own discards, or would have kept the last one, become rare, as in the real hands; same position and decision', () => {
+    const r = explained('p0');
+    expect(r.seats).toBeGreaterThan(1000);
+    expect(r.ready).toBeGreaterThan(100);
+    // The real (greedy) hands almost never do either; the unconditioned samples often do.
+    expect(r.real.waitsOwn).toBeLessThan(r.ready * 0.05);
+    expect(r.real.keeps).toBeLessThan(r.seats * 0.01);
+    expect(r.plain.waitsOwn).toBeGreaterThan(r.ready * 0.1);
+    expect(r.model.waitsOwn).toBeLessThan(r.plain.waitsOwn / 3);
+    expect(r.model.keeps).toBeLessThan(r.plain.keeps / 2);
+  });
+
+  it('casual: the same without a ready declaration', () => {
+    const r = explained('casual');
+    expect(r.model.keeps).toBeLessThan(r.plain.keeps / 2);
+  });
+});
+
 describe('sampleWorld reads only the view', () => {
   /** Samples of the same stream from the seat's view at `real` and at a table differing from it only in hidden tiles; how many differed. */
   function differing(sampler: (view: View, rng: Rng, real: Table) => Table): { compared: number; differ: number } {
@@ -211,6 +274,13 @@ describe('sampleWorld reads only the view', () => {
     const r = differing((view, rng) => sampleWorld(view, rng, undefined, { nearReady: true, readyWaits: true }));
     expect(r.compared).toBeGreaterThan(500);
     expect(r.differ).toBe(0);
+  });
+
+  it('so do worlds conditioned on each seat\'s discards', () => {
+    const r = differing((view, rng) => sampleWorld(view, rng, undefined, { readyWaits: true, discards: true }));
+    expect(r.compared).toBeGreaterThan(500);
+    expect(r.differ).toBe(0);
+    expect(differing((view, rng) => sampleWorld(view, rng, undefined, { nearReady: true, discards: { tries: 3, recent: 9 } })).differ).toBe(0);
   });
 
   it('the check catches a sampler that peeks at the next tile of the wall', () => {
