@@ -46,14 +46,15 @@ export interface SampleOptions {
    */
   readonly nearReady?: boolean;
   /**
-   * Condition each other seat's hand on its own discards, as a seat playing for speed would
-   * have made them (sampling importance resampling): `tries` hands are drawn for the seat as
-   * the other options say, each weighted by how well it explains the seat's river, and one is
+   * Condition each other seat's hand on its discards, as a seat playing for speed would have
+   * made them (sampling importance resampling): `tries` hands are drawn for the seat as the
+   * other options say, each weighted by how well it explains what the seat let go, and one is
    * kept with chance in proportion to its weight. A hand is weighted by `kept` for each of the
-   * seat's last `recent` discards it would rather have kept (with that tile back, throwing it
-   * leaves the hand further from ready than the best other throw) and by `waiting` for each
-   * discard it would win on (a seat that held that hand would not have let it go). `true`
-   * takes the defaults. Reads only the view (the seat's river); off by default.
+   * seat's discards that, back in the hand, would bring it nearer to ready (a speed player
+   * throws its least useful tile; greedy's real hands almost never fail this, at any age of the
+   * discard), and by `waiting` for each tile it would win on that the seat let go by: its own
+   * discards, and the last discards of the seats that played after its last turn. `true` takes
+   * the defaults. Reads only the view; off by default.
    */
   readonly discards?: boolean | DiscardModel;
 }
@@ -62,15 +63,13 @@ export interface SampleOptions {
 export interface DiscardModel {
   /** Hands drawn for each seat, one kept (default 8). */
   readonly tries?: number;
-  /** Weight for each recent discard the hand would rather have kept (default 0.3). */
+  /** Weight for each discard the hand would rather have kept (default 0.05). */
   readonly kept?: number;
-  /** How many of the seat's latest discards the `kept` check reads (default 4). */
-  readonly recent?: number;
-  /** Weight for each discard the hand would win on (default 0.1). */
+  /** Weight for each tile let go by that the hand would win on (default 0.05). */
   readonly waiting?: number;
 }
 
-const DISCARD_MODEL: Required<DiscardModel> = { tries: 8, kept: 0.05, recent: 24, waiting: 0.05 };
+const DISCARD_MODEL: Required<DiscardModel> = { tries: 8, kept: 0.05, waiting: 0.05 };
 
 /**
  * A table in the position of `view`, its hidden tiles drawn from `rng` (the seat's own stream,
@@ -314,27 +313,34 @@ function likelyHand(rng: Rng, view: View, s: number, at: number, to: number, siz
 const chosen = new Uint8Array(20);
 
 /**
- * How well the hand `pool[at..at+size)` of seat `s` explains the seat's river: `model.waiting`
- * for each discard it would win on, `model.kept` for each of the last `model.recent` discards
- * that, back in the hand, a speed player would not throw (another throw leaves the hand nearer
- * ready).
+ * The weight one discard `d` of a seat gives its hand `h` (shanten `sh`): `kept` when d, back in
+ * the hand, would lower its shanten (the best throw then leaves it at the shanten it would have
+ * after drawing d; throwing d leaves it at `sh`), `waiting` when the hand is ready and wins on d.
+ */
+function discardFactor(h: HandState, d: number, sh: number, model: Required<DiscardModel>): number {
+  if (h.counts[d]! >= 4) return 1;
+  if (sh === 0) return model.waiting < 1 && h.winsWith(d) ? model.waiting : 1;
+  return model.kept < 1 && h.shantenAfterDraw(d) < sh ? model.kept : 1;
+}
+
+/**
+ * How well the hand `pool[at..at+size)` of seat `s` explains what the seat let go
+ * (`SampleOptions.discards`): the product of its discards' `discardFactor`s and `model.waiting`
+ * for each tile discarded since its last turn that it would win on.
  */
 function discardWeight(view: View, s: number, at: number, size: number, melds: number, model: Required<DiscardModel>): number {
   const h = (walker ??= new HandState());
   counts.fill(0);
   for (let i = at; i < at + size; i++) counts[pool[i]!]!++;
   h.load(counts, melds);
-  const river = view.discardCount(s);
   const sh = h.shanten();
   let w = 1;
-  for (let i = 0; i < river; i++) {
-    const d = view.discardAt(s, i);
-    if (counts[d]! >= 4) continue;
-    // With d back, the best throw leaves the hand at the shanten it would have after drawing d
-    // (never below ready); throwing d leaves it at `sh`: d was worth keeping when that is lower.
-    if (sh === 0) {
-      if (model.waiting < 1 && h.winsWith(d)) w *= model.waiting;
-    } else if (model.kept < 1 && i >= river - model.recent && h.shantenAfterDraw(d) < sh) w *= model.kept;
+  // Its discards: the river, and those another seat claimed (in that seat's melds).
+  const river = view.discardCount(s);
+  for (let i = 0; i < river; i++) w *= discardFactor(h, view.discardAt(s, i), sh, model);
+  for (let o = 0; o < 4; o++) {
+    if (o === s) continue;
+    for (let i = 0, m = view.meldCount(o); i < m; i++) if (view.meldFrom(o, i) === s) w *= discardFactor(h, view.meldClaimed(o, i), sh, model);
   }
   if (model.waiting < 1) {
     // The last discards of the seats that played after s (in turn order, up to the last discarder,

@@ -280,7 +280,7 @@ describe('sampleWorld reads only the view', () => {
     const r = differing((view, rng) => sampleWorld(view, rng, undefined, { readyWaits: true, discards: true }));
     expect(r.compared).toBeGreaterThan(500);
     expect(r.differ).toBe(0);
-    expect(differing((view, rng) => sampleWorld(view, rng, undefined, { nearReady: true, discards: { tries: 3, recent: 9 } })).differ).toBe(0);
+    expect(differing((view, rng) => sampleWorld(view, rng, undefined, { nearReady: true, discards: { tries: 3, kept: 0.5 } })).differ).toBe(0);
   });
 
   it('the check catches a sampler that peeks at the next tile of the wall', () => {
