@@ -282,6 +282,7 @@ const counts = new Uint8Array(KINDS);
  */
 function likelyHand(rng: Rng, view: View, s: number, at: number, to: number, size: number, model: Required<DiscardModel>, steps: number, floor: number): boolean {
   const melds = view.meldCount(s);
+  const [own, passed] = letGo(view, s);
   let total = 0;
   for (let c = 0; c < model.tries; c++) {
     if (steps < 0) {
@@ -295,63 +296,76 @@ function likelyHand(rng: Rng, view: View, s: number, at: number, to: number, siz
       }
       if (steps > 0 && at + size < to) walkNearReady(rng, at, size, to, melds, steps, floor);
     }
-    const w = discardWeight(view, s, at, size, melds, model);
+    const w = discardWeight(at, size, melds, own, passed, model);
     total += w;
-    if (w > 0 && rng() * total < w) for (let i = 0; i < size; i++) chosen[i] = pool[at + i]!;
+    if (w > 0 && rng() * total < w) chosen.set(counts);
   }
   if (total === 0) return false;
-  for (let i = 0; i < size; i++) {
-    let j = at + i;
-    while (pool[j] !== chosen[i]) j++;
-    const x = pool[at + i]!;
-    pool[at + i] = pool[j]!;
-    pool[j] = x;
+  // The kept hand to the front of the pool, the rest behind it shuffled again.
+  let k = at;
+  for (let i = at; i < to; i++) {
+    const x = pool[i]!;
+    if (chosen[x]! > 0) {
+      chosen[x]!--;
+      pool[i] = pool[k]!;
+      pool[k++] = x;
+    }
   }
   shuffle(rng, at + size, to);
   return true;
 }
-const chosen = new Uint8Array(20);
+/** The kept hand of `likelyHand`, as counts. */
+const chosen = new Uint8Array(KINDS);
+/** `letGo`'s lists: a seat's discards; the tiles it let go by since its last turn. */
+const ownLet = new Int8Array(RIVER_MAX + 4 * MELD_MAX + 1);
+const passedLet = new Int8Array(4);
 
 /**
- * The weight one discard `d` of a seat gives its hand `h` (shanten `sh`): `kept` when d, back in
- * the hand, would lower its shanten (the best throw then leaves it at the shanten it would have
- * after drawing d; throwing d leaves it at `sh`), `waiting` when the hand is ready and wins on d.
+ * What seat `s` let go, from the view: its discards (its river and those others claimed, in
+ * their melds), and the last discards of the seats that played after its last turn (in turn
+ * order up to the last discarder, less the tile on offer, which s may still claim). Each list
+ * ends at a −1.
  */
-function discardFactor(h: HandState, d: number, sh: number, model: Required<DiscardModel>): number {
-  if (h.counts[d]! >= 4) return 1;
-  if (sh === 0) return model.waiting < 1 && h.winsWith(d) ? model.waiting : 1;
-  return model.kept < 1 && h.shantenAfterDraw(d) < sh ? model.kept : 1;
+function letGo(view: View, s: number): [Int8Array, Int8Array] {
+  let n = 0;
+  for (let i = 0, r = view.discardCount(s); i < r; i++) ownLet[n++] = view.discardAt(s, i);
+  for (let o = 0; o < 4; o++) {
+    if (o === s) continue;
+    for (let i = 0, m = view.meldCount(o); i < m; i++) if (view.meldFrom(o, i) === s) ownLet[n++] = view.meldClaimed(o, i);
+  }
+  ownLet[n] = -1;
+  n = 0;
+  const last = view.phase === 'turn' ? (view.seat + 3) & 3 : view.offeredBy;
+  for (let o = (s + 1) & 3; s !== last && o !== ((last + 1) & 3); o = (o + 1) & 3) {
+    const c = view.discardCount(o) - (o === last && view.phase !== 'turn' ? 1 : 0);
+    if (c > 0) passedLet[n++] = view.discardAt(o, c - 1);
+  }
+  passedLet[n] = -1;
+  return [ownLet, passedLet];
 }
 
 /**
- * How well the hand `pool[at..at+size)` of seat `s` explains what the seat let go
- * (`SampleOptions.discards`): the product of its discards' `discardFactor`s and `model.waiting`
- * for each tile discarded since its last turn that it would win on.
+ * How well the hand `pool[at..at+size)` explains what its seat let go (`letGo`'s `own` and
+ * `passed`; `SampleOptions.discards`): for each own discard, `model.kept` when the tile, back in
+ * the hand, would lower its shanten (the best throw then leaves it at the shanten it would have
+ * after drawing the tile; throwing the tile leaves it where it is), `model.waiting` when the
+ * hand is ready and wins on it; `model.waiting` for each passed tile it wins on. Leaves the
+ * hand's counts in `counts`.
  */
-function discardWeight(view: View, s: number, at: number, size: number, melds: number, model: Required<DiscardModel>): number {
+function discardWeight(at: number, size: number, melds: number, own: Int8Array, passed: Int8Array, model: Required<DiscardModel>): number {
   const h = (walker ??= new HandState());
   counts.fill(0);
   for (let i = at; i < at + size; i++) counts[pool[i]!]!++;
   h.load(counts, melds);
   const sh = h.shanten();
   let w = 1;
-  // Its discards: the river, and those another seat claimed (in that seat's melds).
-  const river = view.discardCount(s);
-  for (let i = 0; i < river; i++) w *= discardFactor(h, view.discardAt(s, i), sh, model);
-  for (let o = 0; o < 4; o++) {
-    if (o === s) continue;
-    for (let i = 0, m = view.meldCount(o); i < m; i++) if (view.meldFrom(o, i) === s) w *= discardFactor(h, view.meldClaimed(o, i), sh, model);
-  }
-  if (model.waiting < 1) {
-    // The last discards of the seats that played after s (in turn order, up to the last discarder,
-    // whose tile on offer now s may still claim): s let them go by.
-    const last = view.phase === 'turn' ? (view.seat + 3) & 3 : view.offeredBy;
-    for (let o = (s + 1) & 3; s !== last && o !== ((last + 1) & 3); o = (o + 1) & 3) {
-      const c = view.discardCount(o) - (o === last && view.phase !== 'turn' ? 1 : 0);
-      if (c <= 0) continue;
-      const d = view.discardAt(o, c - 1);
-      if (counts[d]! < 4 && h.winsWith(d)) w *= model.waiting;
+  if (sh === 0) {
+    if (model.waiting < 1) {
+      for (let i = 0; own[i]! >= 0; i++) if (counts[own[i]!]! < 4 && h.winsWith(own[i]!)) w *= model.waiting;
+      for (let i = 0; passed[i]! >= 0; i++) if (counts[passed[i]!]! < 4 && h.winsWith(passed[i]!)) w *= model.waiting;
     }
+  } else if (model.kept < 1) {
+    for (let i = 0; own[i]! >= 0; i++) if (counts[own[i]!]! < 4 && h.shantenAfterDraw(own[i]!) < sh) w *= model.kept;
   }
   return w;
 }
