@@ -14,7 +14,14 @@
  *     read the real table (every other hand; only declared-ready ones; only the others) — the
  *     most a better opponents' model could give with these candidates and rollouts.
  *
- * Run (under the CPU lock): npx tsc -p . && node dist/bench/search-diag.js [profile] [hands] [shanten|deviations]
+ *  3. Waits (`waits`): how well each way of drawing worlds knows the waits of a seat that declared
+ *     ready. At every third turn of greedy self-play, for each other seat that declared ready,
+ *     48 worlds are drawn from the deciding seat's view; a kind's sampled chance of being a wait
+ *     is the share of worlds whose hand for that seat wins on it. Printed: the mean chance given
+ *     to the real waits and to the other live kinds, their ratio (lift: 1 knows nothing, an
+ *     oracle's is unbounded), and the mean log chance of the real waits.
+ *
+ * Run (under the CPU lock): npx tsc -p . && node dist/bench/search-diag.js [profile] [hands] [shanten|deviations|waits]
  * (env: VARIANTS=name,name picks variants; BUDGET rollouts a decision, default 64; EVALS; WORLDS a JSON
  * SampleOptions for the variant `custom`, e.g. '{"readyWaits":true,"discards":{"kept":0.5}}')
  */
@@ -33,6 +40,7 @@ const BUCKETS = [0, 3, 6, 9, 12, 99];
 const bucketOf = (d: number) => BUCKETS.findIndex((b, i) => d >= b && d < BUCKETS[i + 1]!);
 
 if (MODE === 'deviations') deviations();
+else if (MODE === 'waits') waits();
 else shantens();
 
 function shantens(): void {
@@ -77,6 +85,56 @@ function shantens(): void {
     if (!r.n) continue;
     console.log([`${BUCKETS[b]}–${BUCKETS[b + 1]! - 1} (${r.n})`, (r.sum / r.n).toFixed(2), ...sampled.map((s) => (s[b]!.sum / s[b]!.n).toFixed(2))].join('\t'));
   }
+}
+
+function waits(): void {
+  const variants: [string, SampleOptions][] = [
+    ['readyWaits (the built-in)', { readyWaits: true }],
+    ['readyWaits + discards', { readyWaits: true, discards: true }],
+    ['readyWaits + nearReady + discards', { readyWaits: true, nearReady: true, discards: true }],
+  ];
+  const WORLDS = 48;
+  const world = new Table();
+  const tally = variants.map(() => ({ waits: 0, onWaits: 0, others: 0, onOthers: 0, log: 0 }));
+  let seats = 0;
+  for (let k = 0; k < HANDS; k++) {
+    const t = new Table().reset({ ...handPosition(k), rules, seed: 'search-diag' });
+    const g = greedy(0, makeRng('g'), rules);
+    let turn = 0;
+    while (!t.isOver()) {
+      const s = t.pendingSeat(0);
+      if (t.decisionPhase() === 'turn' && turn++ % 3 === 0) {
+        const view = t.view(s);
+        for (let o = 0; o < 4; o++) {
+          if (o === s || !view.isReady(o)) continue;
+          seats++;
+          const real = new Set(t.hands[o]!.waits());
+          variants.forEach(([name, opts], v) => {
+            const rng = makeRng(`search-diag waits ${name} ${k} ${turn} ${o}`);
+            const hits = new Float64Array(34);
+            for (let i = 0; i < WORLDS; i++) {
+              const h = sampleWorld(view, rng, world, opts).hands[o]!;
+              for (let x = 0; x < 34; x++) if (h.counts[x]! < 4 && h.winsWith(x)) hits[x]!++;
+            }
+            const r = tally[v]!;
+            for (let x = 0; x < 34; x++) {
+              if (view.visible(x) + view.hand[x]! >= 4) continue; // no copy left to deal in
+              if (real.has(x)) (r.waits++, (r.onWaits += hits[x]! / WORLDS), (r.log += Math.log((hits[x]! + 0.5) / (WORLDS + 1))));
+              else (r.others++, (r.onOthers += hits[x]! / WORLDS));
+            }
+          });
+        }
+      }
+      t.apply(s, g.decide(t.view(s), Array.from(t.legalOf(s))));
+    }
+  }
+  console.log(`search-diag waits: profile ${rules.name}, ${HANDS} greedy hands, ${seats} declared-ready seats at every 3rd turn, ${WORLDS} worlds each`);
+  variants.forEach(([name], v) => {
+    const r = tally[v]!;
+    const onWaits = r.onWaits / r.waits;
+    const onOthers = r.onOthers / r.others;
+    console.log(`${name}: chance given to the real waits ${onWaits.toFixed(3)}, to the other live kinds ${onOthers.toFixed(4)}, lift ${(onWaits / onOthers).toFixed(2)}; mean log chance of a real wait ${(r.log / r.waits).toFixed(2)}`);
+  });
 }
 
 function deviations(): void {
