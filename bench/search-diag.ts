@@ -8,10 +8,10 @@
  *     actions played out (greedy in every seat) on the real hands with the wall dealt again at
  *     random (EVALS times, default 64; the same worlds for the same deviation in every variant),
  *     their mean difference in the seat's points. By kind of deviation, per variant; the sum over
- *     decisions per seat-hand approximates what the variant adds to greedy. Variants: the bot as
- *     built in (`uniform`), `nearReady` worlds, a lower margin, 4× the budget, worlds conditioned on
- *     each seat's discards (`discards`), and oracles that
- *     read the real table (every other hand; only declared-ready ones; only the others) — the
+ *     decisions per seat-hand approximates what the variant adds to greedy. Variants: worlds with
+ *     `readyWaits` alone (`uniform`: the bot as first built), `nearReady` worlds, a lower margin,
+ *     4× the budget, worlds conditioned on each seat's discards (`discards`; with `nearReady`:
+ *     the built-in), and oracles that read the real table (every other hand; only declared-ready ones; only the others) — the
  *     most a better opponents' model could give with these candidates and rollouts.
  *
  *  3. Waits (`waits`): how well each way of drawing worlds knows the waits of a seat that declared
@@ -22,7 +22,7 @@
  *     oracle's is unbounded), and the mean log chance of the real waits.
  *
  * Run (under the CPU lock): npx tsc -p . && node dist/bench/search-diag.js [profile] [hands] [shanten|deviations|waits]
- * (env: VARIANTS=name,name picks variants; BUDGET rollouts a decision, default 64; EVALS; WORLDS a JSON
+ * (env: VARIANTS=name,name picks variants; FROM the first hand (default 0); BUDGET rollouts a decision, default 64; EVALS; WORLDS a JSON
  * SampleOptions for the variant `custom`, e.g. '{"readyWaits":true,"discards":{"kept":0.5}}')
  */
 import { getProfile } from '../src/rules/index.js';
@@ -89,9 +89,9 @@ function shantens(): void {
 
 function waits(): void {
   const variants: [string, SampleOptions][] = [
-    ['readyWaits (the built-in)', { readyWaits: true }],
+    ['readyWaits', { readyWaits: true }],
     ['readyWaits + discards', { readyWaits: true, discards: true }],
-    ['readyWaits + nearReady + discards', { readyWaits: true, nearReady: true, discards: true }],
+    ['readyWaits + nearReady + discards (search)', { readyWaits: true, nearReady: true, discards: true }],
   ];
   const WORLDS = 48;
   const world = new Table();
@@ -140,6 +140,8 @@ function waits(): void {
 function deviations(): void {
   const EVALS = Number(process.env.EVALS ?? 64);
   const BUDGET = Number(process.env.BUDGET ?? 64);
+  /** The first hand (hands FROM … FROM + hands − 1: a long diagnostic split into runs). */
+  const FROM = Number(process.env.FROM ?? 0);
   let real: Table | null = null;
   /** The oracle: the real hands, the live wall dealt again from the seat's stream. */
   const cheat = (view: unknown, rng: () => number, into: Table) => {
@@ -174,7 +176,7 @@ function deviations(): void {
     into.openDecision();
   };
   const variants: [string, number, SearchOptions][] = [
-    ['uniform', BUDGET, {}],
+    ['uniform', BUDGET, { worlds: { readyWaits: true } }],
     ['nearReady', BUDGET, { worlds: { readyWaits: true, nearReady: true } }],
     ['nearReady margin 1', BUDGET, { worlds: { readyWaits: true, nearReady: true }, margin: 1 }],
     ['nearReady ×4 budget', BUDGET * 4, { worlds: { readyWaits: true, nearReady: true } }],
@@ -209,7 +211,7 @@ function deviations(): void {
   const tallies = variants.map(() => new Map<string, { n: number; sum: number; squares: number }>());
   let decisions = 0;
   let seatHands = 0;
-  for (let k = 0; k < HANDS; k++) {
+  for (let k = FROM; k < FROM + HANDS; k++) {
     const t = new Table().reset({ ...handPosition(k), rules, seed: 'search-diag' });
     const g = greedy(0, makeRng('g'), rules);
     real = t;
@@ -240,7 +242,7 @@ function deviations(): void {
       seats.forEach((s, i) => t.apply(s, moves[i]!));
     }
   }
-  console.log(`search-diag deviations: profile ${rules.name}, ${HANDS} greedy hands, ${decisions} decisions with a choice, search:${BUDGET}; each deviation's worth from ${EVALS} real-hands worlds`);
+  console.log(`search-diag deviations: profile ${rules.name}, ${HANDS} greedy hands from hand ${FROM}, ${decisions} decisions with a choice, search:${BUDGET}; each deviation's worth from ${EVALS} real-hands worlds`);
   variants.forEach(([name, budget], v) => {
     let n = 0;
     let sum = 0;

@@ -11,7 +11,7 @@ import { getProfile } from '../src/rules/index.js';
 import { makeRng } from '../src/core/rng.js';
 import { handPosition, playHand, sampleWorld, Table, type Action, type BotFactory, type View } from '../src/engine/index.js';
 import { greedy } from '../bots/index.js';
-import { playOut, searchBot } from '../bots/search.js';
+import { playOut, searchBot, SEARCH_WORLDS } from '../bots/search.js';
 
 const rules = getProfile(process.argv[2] ?? 'p0');
 const budgets = (process.argv[3] ?? '16,64,256').split(',').map(Number);
@@ -37,15 +37,21 @@ let at = 0;
 let sink = 0;
 const ROLLOUTS = 50;
 const bench = new Bench({ time: Number(process.env.BENCH_MS ?? 3000), warmup: true });
-bench.add(`${ROLLOUTS} rollouts (sample + copy + greedy playout)`, () => {
+bench.add(`${ROLLOUTS} rollouts (sample as search does + copy + greedy playout)`, () => {
   for (let i = 0; i < ROLLOUTS; i++) {
     const p = positions[at++ % positions.length]!;
-    sampleWorld(p.table.view(p.seat), rng, world, { readyWaits: true });
+    sampleWorld(p.table.view(p.seat), rng, world, SEARCH_WORLDS);
     work.copyFrom(world);
     sink += playOut(work, p.seat);
   }
 });
-bench.add(`${ROLLOUTS} samples only`, () => {
+bench.add(`${ROLLOUTS} samples only, as search draws them`, () => {
+  for (let i = 0; i < ROLLOUTS; i++) {
+    const p = positions[at++ % positions.length]!;
+    sink += sampleWorld(p.table.view(p.seat), rng, world, SEARCH_WORLDS).front;
+  }
+});
+bench.add(`${ROLLOUTS} samples only, readyWaits alone`, () => {
   for (let i = 0; i < ROLLOUTS; i++) {
     const p = positions[at++ % positions.length]!;
     sink += sampleWorld(p.table.view(p.seat), rng, world, { readyWaits: true }).front;

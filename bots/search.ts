@@ -7,7 +7,7 @@
  * most improving tiles), each also as a ready declaration where one is legal, and every kong;
  * in a claim window, passing and every claim. Candidates are played out in the same worlds
  * (common random numbers: `sampleWorld` from the seat's view, drawn from the seat's own stream,
- * declared-ready opponents given hands that wait), every seat playing greedy to the end of the
+ * the opponents' hands shaped by `SEARCH_WORLDS`), every seat playing greedy to the end of the
  * hand, and scored by the seat's points; greedy's own choice stands unless the best other one
  * beats it on fresh worlds by more than the noise (`best`). The budget
  * is a number of rollouts per decision (`search:N`), never time, so a run stays a pure function
@@ -22,8 +22,13 @@ import { greedyDecide } from './greedy.js';
 export const SEARCH_ROLLOUTS = 64;
 /** The most discards kept for rollouts (greedy's best first). */
 const MAX_DISCARDS = 3;
-/** Worlds in which a seat that declared ready waits (a uniform hand almost never does). */
-const WORLDS = { readyWaits: true } as const;
+/**
+ * How `search` draws its worlds: a seat that declared ready waits (a uniform hand almost never
+ * does), the others about as near ready as greedy's after as many discards, and each hand one that
+ * explains what its seat let go (docs/bots.md "Why search does not beat greedy": worth +0.05 a
+ * seat-hand over uniform worlds in bench/search-diag.ts).
+ */
+export const SEARCH_WORLDS: SampleOptions = { readyWaits: true, nearReady: true, discards: true };
 /** How many standard errors the challenger must beat greedy's choice by, on worlds of its own (one-sided 5%). */
 const MARGIN_SE = 1.65;
 /** Candidate actions at most (discards, their ready twins, kongs; or pass and the claims). */
@@ -31,7 +36,7 @@ const MAX_CANDIDATES = 16;
 
 /** Variants of the search, for benches and diagnostics (bench/search-diag.ts); the built-in uses the defaults. */
 export interface SearchOptions {
-  /** How worlds are drawn from the view (default `{ readyWaits: true }`). */
+  /** How worlds are drawn from the view (default `SEARCH_WORLDS`). */
   readonly worlds?: SampleOptions;
   /** Standard errors by which the challenger must beat greedy's choice (default 1.65; `Infinity`: never). */
   readonly margin?: number;
@@ -42,7 +47,7 @@ export interface SearchOptions {
 /** The search bot with `rollouts` rollouts per decision. */
 export function searchBot(rollouts: number = SEARCH_ROLLOUTS, options: SearchOptions = {}): BotFactory {
   if (!Number.isInteger(rollouts) || rollouts < 1) throw new RangeError(`search: rollouts per decision must be a whole number ≥ 1, got ${rollouts}`);
-  const worlds = options.worlds ?? WORLDS;
+  const worlds = options.worlds ?? SEARCH_WORLDS;
   const sampler = options.sampler ?? ((view: View, rng: Rng, into: Table) => void sampleWorld(view, rng, into, worlds));
   const margin = options.margin ?? MARGIN_SE;
   return (seat, rng) => {
