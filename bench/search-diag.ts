@@ -19,7 +19,9 @@
  *     48 worlds are drawn from the deciding seat's view; a kind's sampled chance of being a wait
  *     is the share of worlds whose hand for that seat wins on it. Printed: the mean chance given
  *     to the real waits and to the other live kinds, their ratio (lift: 1 knows nothing, an
- *     oracle's is unbounded), and the mean log chance of the real waits.
+ *     oracle's is unbounded), and the mean log chance of the real waits; and how often hands (real,
+ *     sampled) explain their seat's discards badly: not ready, holding back a discard would lower
+ *     the shanten; declared ready, it waits on one of its discards.
  *
  * Run (under the CPU lock): npx tsc -p . && node dist/bench/search-diag.js [profile] [hands] [shanten|deviations|waits]
  * (env: VARIANTS=name,name picks variants; FROM the first hand (default 0); BUDGET rollouts a decision, default 64; EVALS; WORLDS a JSON
@@ -28,7 +30,7 @@
 import { getProfile } from '../src/rules/index.js';
 import { makeRng } from '../src/core/rng.js';
 import { HandState } from '../src/hand/index.js';
-import { actionKind, kindName, handPosition, sampleWorld, Table, type Action, type SampleOptions } from '../src/engine/index.js';
+import { actionKind, kindName, handPosition, sampleWorld, Table, type Action, type SampleOptions, type View } from '../src/engine/index.js';
 import { greedy } from '../bots/index.js';
 import { playOut, searchBot, type SearchOptions } from '../bots/search.js';
 
@@ -90,6 +92,7 @@ function shantens(): void {
 function waits(): void {
   const variants: [string, SampleOptions][] = [
     ['readyWaits', { readyWaits: true }],
+    ['readyWaits + nearReady', { readyWaits: true, nearReady: true }],
     ['readyWaits + discards', { readyWaits: true, discards: true }],
     ['readyWaits + nearReady + discards (search)', { readyWaits: true, nearReady: true, discards: true }],
   ];
@@ -97,6 +100,14 @@ function waits(): void {
   const world = new Table();
   const tally = variants.map(() => ({ waits: 0, onWaits: 0, others: 0, onOthers: 0, log: 0 }));
   let seats = 0;
+  /** Hands that explain their seat's discards badly: not ready, holding back a discard would lower the shanten; ready, waiting on a discard. Real hands first, then each variant's first world. */
+  const misfits = [{ name: 'real hands', ...misfitTally() }, ...variants.map(([name]) => ({ name, ...misfitTally() }))];
+  const misfit = (h: HandState, view: View, o: number, into: ReturnType<typeof misfitTally>) => {
+    const own = Array.from({ length: view.discardCount(o) }, (_, i) => view.discardAt(o, i)).filter((d) => h.counts[d]! < 4);
+    const sh = h.shanten();
+    if (view.isReady(o)) (into.ready++, (into.readyWaitsOwn += own.some((d) => h.winsWith(d)) ? 1 : 0));
+    else if (sh > 0) (into.unready++, (into.unreadyKept += own.some((d) => h.shantenAfterDraw(d) < sh) ? 1 : 0));
+  };
   for (let k = 0; k < HANDS; k++) {
     const t = new Table().reset({ ...handPosition(k), rules, seed: 'search-diag' });
     const g = greedy(0, makeRng('g'), rules);
@@ -106,7 +117,10 @@ function waits(): void {
       if (t.decisionPhase() === 'turn' && turn++ % 3 === 0) {
         const view = t.view(s);
         for (let o = 0; o < 4; o++) {
-          if (o === s || !view.isReady(o)) continue;
+          if (o === s || view.discardCount(o) === 0) continue;
+          misfit(t.hands[o]!, view, o, misfits[0]!);
+          variants.forEach(([name, opts], v) => misfit(sampleWorld(view, makeRng(`search-diag misfit ${name} ${k} ${turn} ${o}`), world, opts).hands[o]!, view, o, misfits[v + 1]!));
+          if (!view.isReady(o)) continue;
           seats++;
           const real = new Set(t.hands[o]!.waits());
           variants.forEach(([name, opts], v) => {
@@ -135,6 +149,12 @@ function waits(): void {
     const onOthers = r.onOthers / r.others;
     console.log(`${name}: chance given to the real waits ${onWaits.toFixed(3)}, to the other live kinds ${onOthers.toFixed(4)}, lift ${(onWaits / onOthers).toFixed(2)}; mean log chance of a real wait ${(r.log / r.waits).toFixed(2)}`);
   });
+  console.log('Hands that explain their seat\'s discards badly (not ready: a discard, held back, would lower its shanten; declared ready: it waits on one of its discards):');
+  for (const m of misfits) console.log(`${m.name}: not ready ${((100 * m.unreadyKept) / m.unready).toFixed(1)}% of ${m.unready}; ready ${((100 * m.readyWaitsOwn) / m.ready).toFixed(1)}% of ${m.ready}`);
+}
+
+function misfitTally() {
+  return { unready: 0, unreadyKept: 0, ready: 0, readyWaitsOwn: 0 };
 }
 
 function deviations(): void {
