@@ -90,7 +90,7 @@ export const diffCommand: CommandBody<DiffArgs> = {
     const d = await diffResults(args.a, args.b, args.max);
     process.stdout.write(args.json ? `${JSON.stringify(d, null, 2)}\n` : asTyped(formatDiff(d)));
     if (args.report) {
-      const { writeDiffReport } = await import('../harness/analysis/report.js'); // vega loads only when asked for
+      const { writeDiffReport } = await import('../harness/analysis/report.js'); // loaded only when asked for
       const dir = args.report;
       makeDirs(dir);
       const files = await writeDiffReport(d, dir);

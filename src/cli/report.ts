@@ -11,7 +11,7 @@ interface ReportArgs {
 export const reportCommand: CommandBody<ReportArgs> = {
   builder: (y) => y.positional('results', { type: 'string', demandOption: true, describe: 'a complete result directory (tw16 run or rescore; checked against its manifest.json)' }),
   handler: async (a) => {
-    // Loaded here, not at start-up: vega takes a few hundred ms to import.
+    // Loaded here, not at start-up: `tw16 --version` and the other commands never need it.
     const { writeReport } = await import('../harness/analysis/report.js');
     const files = await writeReport(a.results);
     process.stdout.write(`wrote ${files.md}, ${files.html}\n`);

@@ -1,9 +1,8 @@
 /**
  * Reports of a finished run: `report.md` (text tables) and a self-contained `report.html`
- * (the same tables plus charts). The charts are vega-lite specs compiled and rendered to SVG
- * in Node (a vega View with the 'none' renderer), then inlined: the page loads no script,
- * font, stylesheet or image from anywhere. Output is a pure function of the inputs (no
- * timestamps, element ids numbered per chart), so the same run gives the same bytes.
+ * (the same tables plus charts). The charts are static SVG drawn by charts.ts and inlined: the
+ * page loads no script, font, stylesheet or image from anywhere. Output is a pure function of the
+ * inputs (no timestamps, element ids prefixed per chart), so the same run gives the same bytes.
  *
  * Charts, per rule arm: points per seat-hand per bot with 95% intervals; win, deal-in and
  * self-draw rates per bot; the tai distribution of wins (from wins.arrow); pattern
@@ -15,8 +14,8 @@ import { InputError } from '../../core/errors.js';
 import { readJsonFile, writeAtomic } from '../io/files.js';
 import { commitResult, openResult, withStaging } from '../results/resultdir.js';
 import { join } from 'node:path';
-import type { TopLevelSpec } from 'vega-lite';
 import { PATTERN_NAMES } from '../../rules/types.js';
+import { columnChart, escapeXml as esc, PALETTE, rowChart, type Datum, type Series } from './charts.js';
 import type { DiffSummary } from './diff.js';
 import { ci, isRawFallback, leagueHeading, RAW_NOTE, leagueTable, outcomesLine, pairedTable, pct, pValue, stopText, table, times } from './format.js';
 import type { LeagueSummary } from './league.js';
@@ -83,98 +82,45 @@ export async function readTaiCounts(winsPath: string): Promise<Map<number, Map<n
 // ---------------------------------------------------------------------------------------
 // Charts
 
-let vegaModules: Promise<[typeof import('vega'), typeof import('vega-lite')]> | undefined;
-
-/** vega and vega-lite, loaded on first use (they take a few hundred ms to import). */
-function loadVega(): Promise<[typeof import('vega'), typeof import('vega-lite')]> {
-  vegaModules ??= Promise.all([import('vega'), import('vega-lite')]);
-  return vegaModules;
-}
-
-/**
- * Start loading vega and vega-lite now (a run calls this as it starts, so that they load while the
- * workers play, not after the last hand: about 0.35 s of a run's end otherwise). A failure here
- * is left to the report's own load to report.
- */
-export function preloadCharts(): void {
-  loadVega().catch(() => {
-    vegaModules = undefined;
-  });
-}
-
-/** Shared look: plain sans-serif text, no chart border, white background. */
-const CONFIG = {
-  font: 'sans-serif',
-  background: 'white',
-  view: { stroke: null },
-  axis: { labelFontSize: 11, titleFontSize: 12, labelLimit: 220 },
-  legend: { labelFontSize: 11, titleFontSize: 12 },
-  title: { fontSize: 14, anchor: 'start' },
-} as const;
-
-/**
- * Compile a vega-lite spec and render it to an SVG string, server-side. Element ids (clip
- * paths, gradients) are renamed `ID-1`, `ID-2`, … so several charts can share one page and
- * the output does not depend on how many charts the process drew before.
- */
-export async function renderChart(spec: TopLevelSpec, id: string): Promise<string> {
-  const [vega, vl] = await loadVega();
-  const full = { ...spec, config: { ...CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec;
-  const view = new vega.View(vega.parse(vl.compile(full).spec), { renderer: 'none' });
-  try {
-    return renumberIds(await view.toSVG(), id);
-  } finally {
-    view.finalize();
-  }
-}
-
-function renumberIds(svg: string, prefix: string): string {
-  const ids = new Map<string, string>();
-  for (const m of svg.matchAll(/\sid="([^"]+)"/g)) if (!ids.has(m[1]!)) ids.set(m[1]!, `${prefix}-${ids.size + 1}`);
-  let out = svg;
-  if (ids.size > 0) {
-    const rename = (old: string): string => ids.get(old) ?? old;
-    out = out
-      .replace(/(\sid=")([^"]+)"/g, (_, a: string, x: string) => `${a}${rename(x)}"`)
-      .replace(/url\(#([^)]+)\)/g, (_, x: string) => `url(#${rename(x)})`)
-      .replace(/(href=")#([^"]+)"/g, (_, a: string, x: string) => `${a}#${rename(x)}"`);
-  }
-  if (!out.includes('xlink:')) out = out.replace(' xmlns:xlink="http://www.w3.org/1999/xlink"', '');
-  return out;
-}
-
 const finite = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
-/** An estimate's interval, or the mean twice when it has none (so no error bar is drawn). */
-const bounds = (e: Estimate): { lo: number; hi: number } => (finite(e.lo) && finite(e.hi) ? { lo: e.lo, hi: e.hi } : { lo: e.mean, hi: e.mean });
+
+/** An estimate as a chart datum (no interval line where lo or hi is missing: JSON writes NaN as null). */
+const datum = (category: string, series: string, e: { readonly mean: number; readonly lo?: number | null; readonly hi?: number | null }): Datum => ({
+  category,
+  series,
+  value: e.mean,
+  lo: e.lo ?? NaN,
+  hi: e.hi ?? NaN,
+});
+
+/** The raw and luck-adjusted series of the points and league charts. */
+const KINDS: readonly Series[] = [
+  { key: 'raw', label: 'raw', color: PALETTE[0] },
+  { key: 'luck-adjusted', label: 'luck-adjusted', color: PALETTE[1] },
+];
 
 /**
  * Points per seat-hand per bot: a dot at the mean and a line across the 95% interval, raw and
- * (when the run recorded luck) luck-adjusted side by side, one row each per bot.
+ * (when the run recorded luck) luck-adjusted side by side, one line each per bot.
  */
-export function pointsSpec(arm: ArmSummary): TopLevelSpec {
-  const values = arm.bots.flatMap((b) => {
-    const rows = finite(b.pointsPerHand.mean) ? [{ bot: b.bot, kind: 'raw', mean: b.pointsPerHand.mean, ...bounds(b.pointsPerHand) }] : [];
-    const adj = b.pointsPerHandAdjusted;
-    if (adj && finite(adj.mean)) rows.push({ bot: b.bot, kind: 'luck-adjusted', mean: adj.mean, ...bounds(adj) });
-    return rows;
-  });
-  return intervalDots(values, null, {
+export function pointsChart(arm: ArmSummary, id: string): string {
+  const data = arm.bots.flatMap((b) => [datum(b.bot, 'raw', b.pointsPerHand), ...(b.pointsPerHandAdjusted ? [datum(b.bot, 'luck-adjusted', b.pointsPerHandAdjusted)] : [])]);
+  return intervalDots(id, arm.bots.map((b) => b.bot), data, {
     title: 'Points per seat-hand',
     axis: 'points per seat-hand',
     both: 'dot: mean, line: 95% interval (by deal); blue: raw, orange: luck-adjusted; dashed: break-even',
-    rawOnly: 'dot: mean; line: 95% interval (clustered by deal); grey line: break-even',
+    rawOnly: 'dot: mean; line: 95% interval (clustered by deal); dashed: break-even',
   });
 }
 
 /** A league's ranking: each bot's rating, best on top, a dot at the rating and a line across its 95% interval (raw and luck-adjusted). */
-export function leagueSpec(l: LeagueSummary): TopLevelSpec {
+export function leagueChart(l: LeagueSummary, id: string): string {
   const order = [...l.ratings].sort((x, y) => (y.adjusted ?? y.rating) - (x.adjusted ?? x.rating)).map((r) => r.bot);
-  const values = l.ratings.flatMap((r) => {
-    const rows = finite(r.rating) ? [{ bot: r.bot, kind: 'raw', mean: r.rating, lo: r.lo, hi: r.hi }] : [];
-    if (finite(r.adjusted)) rows.push({ bot: r.bot, kind: 'luck-adjusted', mean: r.adjusted, lo: r.adjustedLo!, hi: r.adjustedHi! });
-    return rows;
-  });
-  return intervalDots(values, order, {
+  const data = l.ratings.flatMap((r) => [
+    datum(r.bot, 'raw', { mean: r.rating, lo: r.lo, hi: r.hi }),
+    ...(finite(r.adjusted) ? [datum(r.bot, 'luck-adjusted', { mean: r.adjusted, lo: r.adjustedLo, hi: r.adjustedHi })] : []),
+  ]);
+  return intervalDots(id, order, data, {
     title: 'League ranking: points per seat-hand relative to the field',
     axis: 'rating (points per seat-hand)',
     both: 'best on top; dot: rating, line: 95% interval (by deal); blue: raw, orange: luck-adjusted; dashed: the field',
@@ -182,32 +128,20 @@ export function leagueSpec(l: LeagueSummary): TopLevelSpec {
   });
 }
 
-/**
- * One row per bot (two, offset, where luck-adjusted values are there too): a dot at `mean` and a
- * line from `lo` to `hi`, a dashed rule at 0; bots in `order` (null: as given).
- */
-function intervalDots(
-  values: readonly { bot: string; kind: string; mean: number; lo: number; hi: number }[],
-  order: readonly string[] | null,
-  text: { readonly title: string; readonly axis: string; readonly both: string; readonly rawOnly: string },
-): TopLevelSpec {
-  const both = values.some((v) => v.kind === 'luck-adjusted');
-  const y = { field: 'bot', type: 'nominal', title: null, sort: order } as const;
-  const yOffset = { field: 'kind', type: 'nominal', sort: ['raw', 'luck-adjusted'] } as const;
-  const color = both
-    ? ({ field: 'kind', type: 'nominal', title: null, sort: ['raw', 'luck-adjusted'], scale: { range: ['#4c78a8', '#f58518'] }, legend: { orient: 'bottom' } } as const)
-    : ({ field: 'bot', type: 'nominal', legend: null } as const);
-  return {
-    title: { text: text.title, subtitle: both ? text.both : text.rawOnly },
-    width: 420,
-    height: { step: both ? 17 : 34 },
-    data: { values },
-    layer: [
-      { data: { values: [{ zero: 0 }] }, mark: { type: 'rule', color: '#999', strokeDash: [4, 3] }, encoding: { x: { field: 'zero', type: 'quantitative' } } },
-      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'lo', type: 'quantitative', title: text.axis }, x2: { field: 'hi' }, color } },
-      { mark: { type: 'point', filled: true, size: 80 }, encoding: { y, ...(both ? { yOffset } : {}), x: { field: 'mean', type: 'quantitative' }, color } },
-    ],
-  } as TopLevelSpec;
+/** One row per bot (two lines where luck-adjusted values are there too): a dot at the value, a line from lo to hi, a dashed rule at 0. */
+function intervalDots(id: string, bots: readonly string[], data: readonly Datum[], text: { readonly title: string; readonly axis: string; readonly both: string; readonly rawOnly: string }): string {
+  const both = data.some((d) => d.series === 'luck-adjusted' && finite(d.value));
+  return rowChart({
+    id,
+    title: text.title,
+    subtitle: both ? text.both : text.rawOnly,
+    series: both ? KINDS : KINDS.slice(0, 1),
+    legend: both,
+    mark: 'dot',
+    step: both ? 17 : 28,
+    zeroRule: true,
+    panels: [{ categories: bots, data, axis: text.axis }],
+  });
 }
 
 /** Rows of a league's pairwise differences (terminal-style text). */
@@ -224,30 +158,22 @@ const RATES: readonly { key: keyof BotSummary; label: string }[] = [
   { key: 'selfDrawShare', label: 'self-draw of wins' },
 ];
 
-/** Win, deal-in and self-draw rates per bot: grouped bars with 95% intervals. */
-export function ratesSpec(arm: ArmSummary): TopLevelSpec {
-  const values = arm.bots.flatMap((b) =>
-    RATES.map((r) => {
-      const e = b[r.key] as Estimate;
-      return { bot: b.bot, rate: r.label, mean: finite(e.mean) ? e.mean : 0, ...bounds(e) };
-    }),
-  );
-  // 'self-draw of wins' takes two lines, so the longest line is 'self-draw' (about 60 px at
-  // 11 px); a group of bars is kept at least 84 px wide so neighbouring labels never meet (two bots at
-  // 26 px a bar left 52 px, and 'self-draw share of wins' ran into 'deal-in').
-  const x = { field: 'rate', type: 'nominal', title: null, sort: RATES.map((r) => r.label), axis: { labelAngle: 0, labelExpr: "split(replace(datum.label, ' of ', '|of '), '|')" } } as const;
-  const xOffset = { field: 'bot', type: 'nominal', sort: null } as const;
-  return {
-    title: { text: 'Win, deal-in and self-draw rates', subtitle: 'bars: rate; black lines: 95% interval' },
-    // With an xOffset channel the step is the width of one bot's bar within a group.
-    width: { step: Math.max(26, Math.ceil(84 / Math.max(1, arm.bots.length))) },
+/** Win, deal-in and self-draw rates: a group of bars per rate, one bar per bot, with 95% intervals. */
+export function ratesChart(arm: ArmSummary, id: string): string {
+  const label = (r: (typeof RATES)[number]): string => r.label.replace(' of ', '\nof ');
+  return columnChart({
+    id,
+    title: 'Win, deal-in and self-draw rates',
+    subtitle: 'bars: rate; black lines: 95% interval',
+    series: arm.bots.map((b, i) => ({ key: b.bot, label: b.bot, color: PALETTE[i % PALETTE.length]! })),
+    legend: true,
+    categories: RATES.map(label),
+    data: arm.bots.flatMap((b) => RATES.map((r) => datum(label(r), b.bot, b[r.key] as Estimate))),
+    axis: 'rate',
+    percent: true,
+    step: arm.bots.length > 6 ? 14 : 22,
     height: 220,
-    data: { values },
-    layer: [
-      { mark: 'bar', encoding: { x, xOffset, y: { field: 'mean', type: 'quantitative', title: 'rate', axis: { format: '.0%' } }, color: { field: 'bot', type: 'nominal', title: 'bot' } } },
-      { mark: { type: 'rule', color: 'black' }, encoding: { x, xOffset, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
-    ],
-  } as TopLevelSpec;
+  });
 }
 
 /** One bar of the tai histogram. */
@@ -278,18 +204,22 @@ export function taiBins(counts: ReadonlyMap<number, number> | undefined): TaiBin
 }
 
 /** Histogram of tai per win (patterns only, settlement extras excluded). */
-export function taiSpec(bins: readonly TaiBin[]): TopLevelSpec {
-  return {
-    title: { text: 'Tai per win', subtitle: 'share of wins at each tai total (patterns only)' },
-    width: { step: bins.length > 24 ? 14 : 22 },
+export function taiChart(bins: readonly TaiBin[], id: string): string {
+  return columnChart({
+    id,
+    title: 'Tai per win',
+    subtitle: 'share of wins at each tai total (patterns only)',
+    series: [{ key: 'share', label: 'share of wins', color: PALETTE[0] }],
+    legend: false,
+    categories: bins.map((b) => b.tai),
+    data: bins.map((b) => ({ category: b.tai, series: 'share', value: b.share, lo: NaN, hi: NaN })),
+    axis: 'share of wins',
+    xTitle: 'tai',
+    percent: true,
+    step: bins.length > 24 ? 14 : 22,
     height: 200,
-    data: { values: bins.map((b) => ({ tai: b.tai, share: b.share, wins: b.wins })) },
-    mark: { type: 'bar', color: '#4c78a8' },
-    encoding: {
-      x: { field: 'tai', type: 'ordinal', sort: null, title: 'tai', axis: { labelAngle: 0 } },
-      y: { field: 'share', type: 'quantitative', title: 'share of wins', axis: { format: '.0%' } },
-    },
-  } as TopLevelSpec;
+    thinLabels: true,
+  });
 }
 
 /** Patterns that occurred, most frequent first (ties in pattern-list order). */
@@ -298,25 +228,23 @@ function seenPatterns(arm: ArmSummary): ArmSummary['patterns'] {
 }
 
 /** Pattern frequencies per 1,000 wins: horizontal bars with 95% (Wilson) intervals. */
-export function patternsSpec(arm: ArmSummary): TopLevelSpec {
-  const values = seenPatterns(arm).map((p) => ({ pattern: p.pattern, mean: p.per1000Wins.mean, ...bounds(p.per1000Wins) }));
-  const y = { field: 'pattern', type: 'nominal', title: null, sort: null } as const;
-  return {
-    title: { text: 'Patterns per 1,000 wins', subtitle: 'bars: frequency; black lines: 95% interval' },
-    width: 420,
-    height: { step: 16 },
-    data: { values },
-    layer: [
-      { mark: { type: 'bar', color: '#4c78a8' }, encoding: { y, x: { field: 'mean', type: 'quantitative', title: 'wins holding the pattern, per 1,000 wins' } } },
-      { mark: { type: 'rule', color: 'black' }, encoding: { y, x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
-    ],
-  } as TopLevelSpec;
+export function patternsChart(arm: ArmSummary, id: string): string {
+  const seen = seenPatterns(arm);
+  return rowChart({
+    id,
+    title: 'Patterns per 1,000 wins',
+    subtitle: 'bars: frequency; black lines: 95% interval',
+    series: [{ key: 'wins', label: 'per 1,000 wins', color: PALETTE[0] }],
+    legend: false,
+    mark: 'bar',
+    step: 16,
+    panels: [{ categories: seen.map((p) => p.pattern), data: seen.map((p) => datum(p.pattern, 'wins', p.per1000Wins)), axis: 'wins holding the pattern, per 1,000 wins' }],
+  });
 }
 
 // ---------------------------------------------------------------------------------------
 // HTML pieces
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const n0 = (x: number): string => x.toLocaleString('en-US');
 /** A number with fixed decimals, `n/a` when not finite (JSON turns NaN into null). */
 const fx = (x: number | null | undefined, digits: number, scale = 1): string => (finite(x) ? (x * scale).toFixed(digits) : 'n/a');
@@ -446,7 +374,7 @@ export async function buildReport(s: Summary, taiCounts?: TaiCounts): Promise<{ 
     const lp = leaguePairRows(s.league, luck);
     md.push('## League', '', leagueHeading(s.league), '', '```text', table(lt.header, lt.rows), '```', '', '### Pairwise differences (p Holm over every pair)', '', '```text', table(lp.header, lp.rows), '```', '');
     html.push('<h2 id="league">League</h2>', `<p>${esc(leagueHeading(s.league))}</p>`);
-    html.push(figure('league-ranking', await renderChart(leagueSpec(s.league), 'league-ranking'), htmlTable(lt.header, lt.rows), 'The ranking, with 95% intervals'));
+    html.push(figure('league-ranking', leagueChart(s.league, 'league-ranking'), htmlTable(lt.header, lt.rows), 'The ranking, with 95% intervals'));
     html.push('<p class="note">Pairwise differences of ratings (p Holm: adjusted over every pair of the league):</p>', htmlTable(lp.header, lp.rows));
   }
 
@@ -481,12 +409,12 @@ export async function buildReport(s: Summary, taiCounts?: TaiCounts): Promise<{ 
       html.push(
         figure(
           `${id}-points`,
-          await renderChart(pointsSpec(arm), `${id}-points`),
+          pointsChart(arm, `${id}-points`),
           htmlTable(pointsHeader(luck), rows.points),
           luck ? 'Points won (+) or paid (−) per seat-hand, raw and luck-adjusted, with 95% intervals' : 'Points won (+) or paid (−) per seat-hand, with the 95% interval',
         ),
       );
-      html.push(figure(`${id}-rates`, await renderChart(ratesSpec(arm), `${id}-rates`), htmlTable(RATES_HEADER, rows.rates), 'Rates per seat-hand (self-draw: share of the bot’s wins)'));
+      html.push(figure(`${id}-rates`, ratesChart(arm, `${id}-rates`), htmlTable(RATES_HEADER, rows.rates), 'Rates per seat-hand (self-draw: share of the bot’s wins)'));
     }
     if (arm.paired.length > 0) {
       html.push(
@@ -509,8 +437,8 @@ export async function buildReport(s: Summary, taiCounts?: TaiCounts): Promise<{ 
       );
     }
     for (const w of arm.warnings ?? []) html.push(`<p class="note"><strong>Warning:</strong> ${esc(w)}.</p>`);
-    if (bins && bins.length > 0) html.push(figure(`${id}-tai`, await renderChart(taiSpec(bins), `${id}-tai`), htmlTable(TAI_HEADER, tRows), 'Wins by tai total'));
-    if (pRows.length > 0) html.push(figure(`${id}-patterns`, await renderChart(patternsSpec(arm), `${id}-patterns`), htmlTable(PATTERN_HEADER, pRows, 'num', PATTERN_HEADER.length - 1) + NO_CJK_NOTE, 'Wins holding each pattern, per 1,000 wins (per 1,000 hands in the last column)'));
+    if (bins && bins.length > 0) html.push(figure(`${id}-tai`, taiChart(bins, `${id}-tai`), htmlTable(TAI_HEADER, tRows), 'Wins by tai total'));
+    if (pRows.length > 0) html.push(figure(`${id}-patterns`, patternsChart(arm, `${id}-patterns`), htmlTable(PATTERN_HEADER, pRows, 'num', PATTERN_HEADER.length - 1) + NO_CJK_NOTE, 'Wins holding each pattern, per 1,000 wins (per 1,000 hands in the last column)'));
     else html.push('<p class="note">No patterns scored (no wins).</p>');
   }
   return { md: `${md.join('\n').trimEnd()}\n`, html: page(`tw16 report: ${info.name}`, html.join('\n')) };
@@ -550,51 +478,42 @@ const metricLabel = (m: string): string => METRIC_LABELS[m] ?? m;
 /** Most patterns drawn in one before/after chart (the table lists them all). */
 const DIFF_PATTERNS_CHARTED = 30;
 
+/** Runs A and B of a diff. */
+const SIDES: readonly Series[] = [
+  { key: 'A', label: 'run A', color: '#9ecae9' },
+  { key: 'B', label: 'run B', color: PALETTE[1] },
+];
+
 /** Before/after bars of pattern frequencies per 1,000 wins, with 95% intervals. */
-export function diffPatternsSpec(rows: DiffReportInput['patterns']): TopLevelSpec {
-  const values = rows.flatMap((r) => [
-    { pattern: r.pattern, side: 'A', mean: r.a.mean, ...bounds(r.a) },
-    { pattern: r.pattern, side: 'B', mean: r.b.mean, ...bounds(r.b) },
-  ]);
-  const y = { field: 'pattern', type: 'nominal', title: null, sort: null } as const;
-  const yOffset = { field: 'side', type: 'nominal', sort: ['A', 'B'] } as const;
-  return {
-    title: { text: 'Patterns per 1,000 wins, A and B', subtitle: 'bars: frequency; black lines: 95% interval' },
-    width: 420,
-    height: { step: 26 },
-    data: { values },
-    layer: [
-      { mark: 'bar', encoding: { y, yOffset, x: { field: 'mean', type: 'quantitative', title: 'per 1,000 wins' }, color: { field: 'side', type: 'nominal', title: 'run', sort: ['A', 'B'], scale: { range: ['#9ecae9', '#f58518'] } } } },
-      { mark: { type: 'rule', color: 'black' }, encoding: { y, yOffset, x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
-    ],
-  } as TopLevelSpec;
+export function diffPatternsChart(rows: DiffReportInput['patterns'], id: string): string {
+  return rowChart({
+    id,
+    title: 'Patterns per 1,000 wins, A and B',
+    subtitle: 'bars: frequency; black lines: 95% interval',
+    series: SIDES,
+    legend: true,
+    mark: 'bar',
+    step: 13,
+    panels: [{ categories: rows.map((r) => r.pattern), data: rows.flatMap((r) => [datum(r.pattern, 'A', r.a), datum(r.pattern, 'B', r.b)]), axis: 'per 1,000 wins' }],
+  });
 }
 
 /** Before/after bars of every bot metric, one panel per metric with its own scale. */
-export function diffBotsSpec(rows: DiffReportInput['bots']): TopLevelSpec {
-  const values = rows
-    .filter((r) => finite(r.a.mean) || finite(r.b.mean))
-    .flatMap((r) => [
-      { bot: r.bot, metric: metricLabel(r.metric), side: 'A', mean: finite(r.a.mean) ? r.a.mean : 0, ...bounds(r.a) },
-      { bot: r.bot, metric: metricLabel(r.metric), side: 'B', mean: finite(r.b.mean) ? r.b.mean : 0, ...bounds(r.b) },
-    ]);
-  const metrics = [...new Set(values.map((v) => v.metric))];
-  const y = { field: 'bot', type: 'nominal', title: null, sort: null } as const;
-  const yOffset = { field: 'side', type: 'nominal', sort: ['A', 'B'] } as const;
-  return {
-    title: { text: 'Bot metrics, A and B', subtitle: 'bars: value; black lines: 95% interval; each panel has its own scale' },
-    data: { values },
-    facet: { row: { field: 'metric', type: 'nominal', title: null, sort: metrics, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top', labelFontSize: 12 } } },
-    resolve: { scale: { x: 'independent' } },
-    spec: {
-      width: 420,
-      height: { step: 26 },
-      layer: [
-        { mark: 'bar', encoding: { y, yOffset, x: { field: 'mean', type: 'quantitative', title: null }, color: { field: 'side', type: 'nominal', title: 'run', sort: ['A', 'B'], scale: { range: ['#9ecae9', '#f58518'] } } } },
-        { mark: { type: 'rule', color: 'black' }, encoding: { y, yOffset, x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
-      ],
-    },
-  } as TopLevelSpec;
+export function diffBotsChart(rows: DiffReportInput['bots'], id: string): string {
+  const live = rows.filter((r) => finite(r.a.mean) || finite(r.b.mean));
+  return rowChart({
+    id,
+    title: 'Bot metrics, A and B',
+    subtitle: 'bars: value; black lines: 95% interval; each panel has its own scale',
+    series: SIDES,
+    legend: true,
+    mark: 'bar',
+    step: 13,
+    panels: [...new Set(live.map((r) => r.metric))].map((m) => {
+      const rs = live.filter((r) => r.metric === m);
+      return { title: metricLabel(m), categories: [...new Set(rs.map((r) => r.bot))], data: rs.flatMap((r) => [datum(r.bot, 'A', r.a), datum(r.bot, 'B', r.b)]), axis: '', percent: FRACTION_METRICS.has(m) };
+    }),
+  });
 }
 
 /** A diff value: percentages for rates, else 3 decimals. */
@@ -628,11 +547,11 @@ export async function writeDiffReport(diff: DiffReportInput, dir: string): Promi
     md.push('### Patterns per 1,000 wins', '', '```text', pRows.length > 0 ? table(pHeader, pRows) : 'no patterns scored', '```', '');
 
     html.push(`<h2>${esc(`Profile ${profile}`)}</h2>`);
-    if (bRows.length > 0) html.push(figure(`${id}-bots`, await renderChart(diffBotsSpec(bots), `${id}-bots`), htmlTable(bHeader, bRows), 'Bot metrics in A and B; rates in %'));
+    if (bRows.length > 0) html.push(figure(`${id}-bots`, diffBotsChart(bots, `${id}-bots`), htmlTable(bHeader, bRows), 'Bot metrics in A and B; rates in %'));
     if (pRows.length > 0) {
       const charted = pats.slice(0, DIFF_PATTERNS_CHARTED);
       const note = pats.length > charted.length ? ` (chart: the ${charted.length} most frequent)` : '';
-      html.push(figure(`${id}-patterns`, await renderChart(diffPatternsSpec(charted), `${id}-patterns`), htmlTable(pHeader, pRows), `Wins holding each pattern, per 1,000 wins${note}`));
+      html.push(figure(`${id}-patterns`, diffPatternsChart(charted, `${id}-patterns`), htmlTable(pHeader, pRows), `Wins holding each pattern, per 1,000 wins${note}`));
     }
   }
   const files = { md: join(dir, 'diff-report.md'), html: join(dir, 'diff-report.html') };
