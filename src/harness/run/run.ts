@@ -46,7 +46,6 @@ import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, write
 import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from '../experiment/shard.js';
 import { LuckFitFeed, seatingsReplay, stopEstimate, SummaryFeed, summarize, type Summary } from '../analysis/summary.js';
 import { decide, stopDesign } from '../analysis/sequential.js';
-import { ReportThread } from '../analysis/report-thread.js';
 import { clearSlot, lastDecision, newHeartbeats, Watchdog, type StuckDecision } from '../players/watchdog.js';
 
 /** A written job is checkpointed once the last checkpoint is this old (ms): about what a crash can cost. */
@@ -387,12 +386,9 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
   const t0 = performance.now();
   let hands = 0;
   let failure: JobResult['error'] | undefined;
-  let reportThread: ReportThread | undefined;
   try {
     const handCols = handColumns(e);
     const hOut = (handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), handCols, metadata(e, 'hands', profiles)));
-    // The report's thread loads its modules while the hands are played (a shard's run writes no report).
-    if (opts.report === true && !shard) reportThread = new ReportThread();
     // The summary's luck fit takes the rows as they go to hands.arrow (a shard's run has no summary).
     const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(handCols, seatingsReplay(e.seating)) : undefined;
     // Without luck, the summary's passes take the rows as they are written, too (nothing waits for a fit).
@@ -537,7 +533,7 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
       ? undefined
       : shard
         ? await finishShard(dir, staging, { kind: 'shard', version: VERSION, experiment: recorded, experimentSha256: expHash, shard, rows, bots, replay: resolved.replay })
-        : await finish(dir, staging, reportThread ?? false, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay }, { luck: fitFeed, rows: rowsFeed }, opts.extraFiles);
+        : await finish(dir, staging, opts.report === true, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay }, { luck: fitFeed, rows: rowsFeed }, opts.extraFiles);
     if (!finished) {
       removeTree(staging);
       return { status: 'interrupted', ...outcome };
@@ -556,8 +552,6 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
       // the original error is the one to report
     }
     throw err;
-  } finally {
-    await reportThread?.close();
   }
 }
 
@@ -565,12 +559,12 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
  * Finish a run whose data files are complete in `staging`: the summary and reports beside them,
  * then the commit (manifest last) and the removal of the run state. Undefined when stopped first.
  * tw16 merge finishes the merged shards through here too: one path to the same bytes. `report`:
- * none (false), built in this thread (true), or in the report's thread started with the run.
+ * whether to write report.md and report.html.
  */
 export async function finish(
   dir: string,
   staging: string,
-  report: boolean | ReportThread,
+  report: boolean,
   stopped: () => boolean,
   info: Omit<Manifest, 'format' | 'files'>,
   fed: { readonly luck?: LuckFitFeed | undefined; readonly rows?: SummaryFeed | undefined } = {},
@@ -580,9 +574,8 @@ export async function finish(
   for (const [name, text] of Object.entries(extraFiles)) writeAtomic(join(staging, name), text);
   writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   if (report !== false) {
-    const r = await import('../analysis/report.js'); // vega loads only when a report is written
-    const tai = await r.readTaiCounts(join(staging, 'wins.arrow'));
-    const { md, html } = report === true ? await r.buildReport(summary, tai) : await report.build(summary, tai);
+    const r = await import('../analysis/report.js'); // loaded only when a report is written
+    const { md, html } = await r.buildReport(summary, await r.readTaiCounts(join(staging, 'wins.arrow')));
     writeAtomic(join(staging, 'report.md'), md);
     writeAtomic(join(staging, 'report.html'), html);
   }
