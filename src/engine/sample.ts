@@ -59,7 +59,7 @@ export interface SampleOptions {
   readonly discards?: boolean | DiscardModel;
 }
 
-/** The weights of `SampleOptions.discards` (each a factor in (0, 1]; 1 turns that check off). */
+/** The weights of `SampleOptions.discards` (each a factor in (0, 1]; 1 turns that check off; others throw RangeError). */
 export interface DiscardModel {
   /** Hands drawn for each seat, one kept (default 8). */
   readonly tries?: number;
@@ -70,6 +70,15 @@ export interface DiscardModel {
 }
 
 const DISCARD_MODEL: Required<DiscardModel> = { tries: 8, kept: 0.05, waiting: 0.05 };
+
+/** `SampleOptions.discards` with its defaults; throws RangeError naming a bad field. */
+function discardModel(d: true | DiscardModel): Required<DiscardModel> {
+  if (d === true) return DISCARD_MODEL;
+  const m = { ...DISCARD_MODEL, ...d };
+  if (!Number.isInteger(m.tries) || m.tries < 1) throw new RangeError(`sampleWorld: discards.tries must be a whole number ≥ 1, got ${m.tries}`);
+  for (const k of ['kept', 'waiting'] as const) if (!(m[k] > 0 && m[k] <= 1)) throw new RangeError(`sampleWorld: discards.${k} must be in (0, 1], got ${m[k]}`);
+  return m;
+}
 
 /**
  * A table in the position of `view`, its hidden tiles drawn from `rng` (the seat's own stream,
@@ -152,7 +161,7 @@ export function sampleWorld(view: View, rng: Rng, into: Table = new Table(), opt
   const own = view.hand;
   for (let k = 0; k < KINDS; k++) t.hand[me * KINDS + k] = own[k]!;
   let p = 0;
-  const model = options.discards ? (options.discards === true ? DISCARD_MODEL : { ...DISCARD_MODEL, ...options.discards }) : null;
+  const model = options.discards ? discardModel(options.discards) : null;
   const floor = rules.readyDeclaration ? 1 : 0;
   if (options.readyWaits) {
     for (let s = 0; s < 4; s++) {
@@ -171,6 +180,7 @@ export function sampleWorld(view: View, rng: Rng, into: Table = new Table(), opt
     const size = 16 - 3 * view.meldCount(s);
     if (p + size > n) throw new RangeError(`sampleWorld: the view of seat ${me} leaves too few unseen tiles for the other hands`);
     const steps = options.nearReady && p + size < n ? nearReadySteps(view.discardCount(s)) : 0;
+    // (When every try weighs 0, which weights in (0, 1] never give, the last try's hand stands.)
     if (model && view.discardCount(s) > 0) likelyHand(rng, view, s, p, n, size, model, steps, floor);
     else if (steps > 0) walkNearReady(rng, p, size, n, view.meldCount(s), steps, floor);
     for (let i = 0; i < size; i++) t.hand[s * KINDS + pool[p++]!]!++;

@@ -240,6 +240,17 @@ describe('sampleWorld with discards', () => {
     const r = explained('casual');
     expect(r.model.keeps).toBeLessThan(r.plain.keeps / 2);
   });
+
+  it('bad weights or tries are refused, naming the field', () => {
+    const t = dealt(getProfile('p0'), 0);
+    const view = t.view(t.pendingSeat(0));
+    const rng = makeRng('bad');
+    expect(() => sampleWorld(view, rng, undefined, { discards: { tries: 0 } })).toThrow(/discards\.tries/);
+    expect(() => sampleWorld(view, rng, undefined, { discards: { tries: 2.5 } })).toThrow(/discards\.tries/);
+    expect(() => sampleWorld(view, rng, undefined, { discards: { kept: 0 } })).toThrow(/discards\.kept/);
+    expect(() => sampleWorld(view, rng, undefined, { discards: { waiting: 1.5 } })).toThrow(/discards\.waiting/);
+    expect(() => sampleWorld(view, rng, undefined, { discards: { tries: 1, kept: 1, waiting: 1 } })).not.toThrow();
+  });
 });
 
 describe('sampleWorld reads only the view', () => {
