@@ -255,44 +255,58 @@ export class FoldSums {
   }
 }
 
-/** Grid of ExactSums: values are rounded to multiples of 2^-FRAC (about 4e-9). */
+/** Grid of ExactSums by default: values are rounded to multiples of 2^-FRAC (about 4e-9). */
 const FRAC = 28;
-const SCALE = 2 ** FRAC;
 /** ExactSums holds an integer as hi·SPLIT + lo, moving lo's high part to hi once |lo| reaches LIMIT. */
 const SPLIT = 2 ** 32;
 const LIMIT = 2 ** 50;
 
+/** Beyond this |hi|, a sum could no longer be held exactly. */
+const HI_LIMIT = 2 ** 53;
+
 /**
  * Sums that no order of adding can change: each value added is rounded once to a multiple of
- * 2^-FRAC, and the integers (in units of 2^-FRAC) are summed exactly, in two doubles per sum
- * (`hi`·2^32 + `lo`, every step exact while |hi| < 2^53, i.e. up to about 2^57 ≈ 1.4e17 in value). A worker's
+ * 2^-frac (FRAC unless said), and the integers (in units of 2^-frac) are summed exactly, in two
+ * doubles per sum (`hi`·2^32 + `lo`, every step exact while |hi| < 2^53, i.e. up to 2^(85 − frac) in
+ * value: about 1.4e17 with FRAC; a sum carried beyond that throws rather than lose a bit). A worker's
  * sums merged with another's, in any grouping, are therefore the same bits as one thread adding
  * every value: what keeps the luck fit's sums independent of workers, job sizes, resumes and shards.
  */
 export class ExactSums {
+  private readonly scale: number;
   constructor(
     readonly hi: Float64Array,
     readonly lo: Float64Array,
-  ) {}
+    frac = FRAC,
+  ) {
+    this.scale = 2 ** frac;
+  }
 
-  static zeros(n: number): ExactSums {
-    return new ExactSums(new Float64Array(n), new Float64Array(n));
+  static zeros(n: number, frac = FRAC): ExactSums {
+    return new ExactSums(new Float64Array(n), new Float64Array(n), frac);
+  }
+
+  /** Carry `t` (units of 2^32) into hi[i]. */
+  private carry(i: number, t: number): void {
+    const h = this.hi[i]! + t;
+    if (!(Math.abs(h) < HI_LIMIT)) throw new Error('ExactSums: a sum beyond the range it can hold exactly');
+    this.hi[i] = h;
   }
 
   /** Add `v`, rounded to the grid, at `i` (v finite). */
   add(i: number, v: number): void {
     if (v === 0) return;
-    let q = Math.round(v * SCALE);
+    let q = Math.round(v * this.scale);
     if (!(Math.abs(q) < LIMIT)) {
       const t = Math.trunc(q / SPLIT);
-      this.hi[i]! += t;
+      this.carry(i, t);
       q -= t * SPLIT;
     }
     const lo = this.lo[i]! + q;
     if (Math.abs(lo) < LIMIT) this.lo[i] = lo;
     else {
       const t = Math.trunc(lo / SPLIT);
-      this.hi[i]! += t;
+      this.carry(i, t);
       this.lo[i] = lo - t * SPLIT;
     }
   }
@@ -300,12 +314,12 @@ export class ExactSums {
   /** Add every sum of `o` (the same length). */
   merge(o: { readonly hi: ArrayLike<number>; readonly lo: ArrayLike<number> }): void {
     for (let i = 0; i < this.hi.length; i++) {
-      this.hi[i]! += o.hi[i]!;
+      if (o.hi[i] !== 0) this.carry(i, o.hi[i]!);
       const lo = this.lo[i]! + o.lo[i]!;
       if (Math.abs(lo) < LIMIT) this.lo[i] = lo;
       else {
         const t = Math.trunc(lo / SPLIT);
-        this.hi[i]! += t;
+        this.carry(i, t);
         this.lo[i] = lo - t * SPLIT;
       }
     }
@@ -313,7 +327,7 @@ export class ExactSums {
 
   /** Sum `i` as a double: the exact sum rounded once (so whatever split of hi and lo holds it). */
   value(i: number): number {
-    return (this.hi[i]! * SPLIT + this.lo[i]!) / SCALE;
+    return (this.hi[i]! * SPLIT + this.lo[i]!) / this.scale;
   }
 }
 
@@ -533,6 +547,11 @@ export class LuckModel {
       }
       this.weights.set(key, w);
     }
+  }
+
+  /** The weights of `key` (weights[k * K + m] = w₋ₖₘ, weights[k * K + k] = w₋ₖ: `controls`' version k of a deal of fold m uses weights[k * K + m]), or undefined: no seat-hands. */
+  weightsOf(key: string): readonly Float64Array[] | undefined {
+    return this.weights.get(key);
   }
 
   /** Whether `key` has weights (it had seat-hands in the first pass). */

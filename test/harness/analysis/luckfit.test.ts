@@ -362,3 +362,19 @@ describe('the fit over folds', () => {
     expect(nonZero).toBeGreaterThan(K * K / 2);
   });
 });
+
+describe('exact sums on a finer grid', () => {
+  it('hold what they can exactly and throw, rather than lose a bit, once a sum is beyond their range', () => {
+    const e = ExactSums.zeros(2, 44);
+    e.add(0, 2 ** -44);
+    e.add(0, 3 * 2 ** -45); // rounds half to even… on the grid: Math.round(1.5) = 2 units
+    expect(e.value(0)).toBe(3 * 2 ** -44);
+    e.add(1, 2 ** 40); // 2^84 units: hi = 2^52
+    expect(e.value(1)).toBe(2 ** 40);
+    expect(() => e.add(1, 2 ** 40)).toThrow(/beyond the range/);
+    const m = ExactSums.zeros(2, 44);
+    m.add(1, 2 ** 40);
+    expect(() => m.merge(ExactSums.zeros(2, 44))).not.toThrow();
+    expect(() => m.merge(m)).toThrow(/beyond the range/);
+  });
+});
