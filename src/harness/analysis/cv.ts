@@ -24,6 +24,16 @@ import { tInterval, t975, type Estimate, type Floor } from './stats.js';
 
 const K = LUCK_FOLDS;
 
+/** Moment sums of (u, v) pairs over some deals, as plain numbers (made from sums: cvsums.ts). */
+export interface MomentSums {
+  readonly n: number;
+  readonly u: number;
+  readonly v: number;
+  readonly uu: number;
+  readonly uv: number;
+  readonly vv: number;
+}
+
 /** Moment sums of (u, v) pairs: n, Σu, Σv, Σu², Σuv, Σv². */
 class Moments {
   n = 0;
@@ -40,6 +50,15 @@ class Moments {
     this.uv += u * v;
     this.vv += v * v;
   }
+  /** Add the moments of several pairs at once. */
+  plus(o: MomentSums): void {
+    this.n += o.n;
+    this.u += o.u;
+    this.v += o.v;
+    this.uu += o.uu;
+    this.uv += o.uv;
+    this.vv += o.vv;
+  }
   /** Least-squares slope of u on v (with intercept); 0 when v does not vary or fewer than 3 points. */
   slope(): number {
     if (this.n < 3) return 0;
@@ -51,7 +70,7 @@ class Moments {
 }
 
 /** Moment sums kept per fold: each fold's own deals, and for fitting its coefficient the other folds' deals. */
-abstract class Folded<M extends { slope(): number }> {
+abstract class Folded<M extends { slope(): number; plus(o: never): void }> {
   /** Per fold k: the other folds' deals with their control version k (fitting c₋ₖ). */
   protected readonly train: M[];
   /** Per fold k: its own deals with their control (version k). */
@@ -59,6 +78,11 @@ abstract class Folded<M extends { slope(): number }> {
   constructor(make: () => M) {
     this.train = Array.from({ length: K }, make);
     this.own = Array.from({ length: K }, make);
+  }
+  /** Add the moments of several deals of fold `fold`, made with their control's version `k` (cv.ts's per-deal `add`, at once). */
+  addSums(fold: number, k: number, m: Parameters<M['plus']>[0]): void {
+    if (k === fold) this.own[k]!.plus(m);
+    else this.train[k]!.plus(m);
   }
   /** The coefficient of each fold. */
   coefficients(): number[] {
@@ -100,6 +124,20 @@ export class CvMean extends Folded<Moments> {
   }
 }
 
+/** Sums of (Y, N, L) over some deals, as plain numbers (made from sums: cvsums.ts). */
+export interface RatioSums {
+  readonly n: number;
+  readonly y: number;
+  readonly m: number;
+  readonly l: number;
+  readonly yy: number;
+  readonly mm: number;
+  readonly ll: number;
+  readonly ym: number;
+  readonly yl: number;
+  readonly ml: number;
+}
+
 /** Sums of (Y, N, L) per deal for a ratio with a control. */
 class RatioMoments {
   n = 0;
@@ -123,6 +161,19 @@ class RatioMoments {
     this.ym += y * m;
     this.yl += y * l;
     this.ml += m * l;
+  }
+  /** Add the sums of several deals at once. */
+  plus(o: RatioSums): void {
+    this.n += o.n;
+    this.y += o.y;
+    this.m += o.m;
+    this.l += o.l;
+    this.yy += o.yy;
+    this.mm += o.mm;
+    this.ll += o.ll;
+    this.ym += o.ym;
+    this.yl += o.yl;
+    this.ml += o.ml;
   }
   /** Slope of the ratio's residual Y − rN (r = ΣY/ΣN) on L, with intercept; 0 when L does not vary. */
   slope(): number {

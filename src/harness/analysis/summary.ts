@@ -9,9 +9,11 @@
  * outcome rates and pattern frequencies per arm; a league's ratings (league.ts); a stop rule's
  * looks and verdict (sequential.ts). Every estimate names its estimator (stats.ts ESTIMATORS).
  *
- * Luck-adjusted estimates come from the run itself: a first pass over hands.arrow fits the luck
- * weights by cross-fitting (luckfit.ts), the main pass turns every seat-hand's features into its
- * luck and each estimate into a control-variate estimate (cv.ts).
+ * Luck-adjusted estimates come from the run itself: the luck's sums (made as the run plays, or in a
+ * first pass over hands.arrow) fit the luck weights by cross-fitting (luckfit.ts) and give each bot's
+ * and pair's control-variate estimate (cvsums.ts, cv.ts); the main pass reads the rows without their
+ * features. A league's ratings take each deal's luck, so there the main pass turns every seat-hand's
+ * features into its luck (`byRows`: the same for any run, the reference the tests compare with).
  *
  * Rows that replay a seating already played on the same deal (the same bots in the same seats:
  * every byte of the hand repeats) are counted once.
@@ -22,6 +24,7 @@ import { PATTERN_IDS, type PatternId } from '../../rules/types.js';
 import type { Batch, ColumnSpec, Utf8Column } from '../io/columns.js';
 import { readMetadata, scanBatches, utf8Strings, utf8Values } from '../io/read.js';
 import { CvMean, CvRatio } from './cv.js';
+import { CvSums, type CvTransfer } from './cvsums.js';
 import { LeagueAcc, type LeagueSummary, type PairTest } from './league.js';
 import { LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors, modelKey, type FoldTransfer } from './luckfit.js';
 import { decide, STOP_METHOD, stopDesign, type Look, type Verdict } from './sequential.js';
@@ -177,7 +180,8 @@ interface PairAcc {
   readonly a: string;
   readonly b: string;
   readonly raw: MeanStat;
-  readonly adj: CvMean;
+  /** Made deal by deal with the fitted model's controls (ArmOptions.luck), or from the luck sums after the pass (`adjustFromSums`). */
+  adj: CvMean;
   /** Per-hand differences over all distinct hands (what independent walls would have measured). */
   readonly hands: MeanStat;
   /** Σ of squared per-deal differences, and deals where it was not 0 (eventFloor). */
@@ -357,28 +361,80 @@ export function seatingsReplay(seating: string | undefined): boolean {
   return (seating ?? 'fixed') !== 'fixed';
 }
 
-/** Pass 1 (luck on): every distinct seat-hand into the luck model of its arm and bot (Distinct has left the replays out). */
+/**
+ * Pass 1 (luck on): every distinct seat-hand into the luck model of its arm and bot (Distinct has
+ * left the replays out) and, with `cv`, each deal's per-bot sums (points, seat-hands, regressors)
+ * into the adjusted estimates' sums (cvsums.ts).
+ */
 class FitPass implements Pass {
   private readonly x = new Float64Array(LUCK_REGRESSORS);
   /** The model's key of each bot (made once, not per seat-hand). */
   private readonly keys = new Map<string, string>();
+  /** The deal in progress (−1: none), its bots in order of appearance and their sums. */
+  private deal = -1;
+  private names: string[] = [];
+  private y: number[] = [];
+  private n: number[] = [];
+  private X = new Float64Array(4 * LUCK_REGRESSORS);
   constructor(
     readonly arm: number,
-    private readonly model: LuckModel,
+    private readonly model: (deal: number) => LuckModel,
+    private readonly cv?: { readonly sums: CvSums; readonly seg: (deal: number) => number },
   ) {}
   row(r: Row): void {
     const F = r.features!;
     const fold = luckFold(r.deal);
+    const model = this.model(r.deal);
+    const D = LUCK_REGRESSORS;
+    if (this.cv && r.deal !== this.deal) {
+      this.finish();
+      this.deal = r.deal;
+    }
     for (const s of SEATS) {
       const name = r.bots[s]!;
       let key = this.keys.get(name);
       if (key === undefined) this.keys.set(name, (key = modelKey(this.arm, name)));
       luckRegressors(F, s, this.x);
-      this.model.add(key, fold, this.x, r.deltas[s]!, r.deal);
+      model.add(key, fold, this.x, r.deltas[s]!, r.deal);
+      if (this.cv) {
+        let b = this.names.indexOf(name);
+        if (b < 0) {
+          b = this.names.push(name) - 1;
+          this.y.push(0);
+          this.n.push(0);
+          if (this.X.length < D * this.names.length) this.X = doubled(this.X);
+          this.X.fill(0, b * D, (b + 1) * D);
+        }
+        this.y[b]! += r.deltas[s]!;
+        this.n[b]!++;
+        const X = this.X;
+        const x = this.x;
+        for (let i = 0; i < D; i++) X[b * D + i]! += x[i]!;
+      }
     }
   }
   replay(): void {}
-  finish(): void {}
+  /** Close the deal in progress: its bots' sums, sorted by name, into the cv sums. */
+  finish(): void {
+    if (!this.cv || this.deal < 0) return;
+    const D = LUCK_REGRESSORS;
+    const order = this.names.map((_, b) => b).sort((a, b) => (this.names[a]! < this.names[b]! ? -1 : this.names[a]! > this.names[b]! ? 1 : 0));
+    const X = new Float64Array(D * order.length);
+    order.forEach((b, i) => X.set(this.X.subarray(b * D, (b + 1) * D), i * D));
+    this.cv.sums.deal(
+      this.arm,
+      this.cv.seg(this.deal),
+      luckFold(this.deal),
+      order.map((b) => this.names[b]!),
+      order.map((b) => this.y[b]!),
+      order.map((b) => this.n[b]!),
+      X,
+    );
+    this.deal = -1;
+    this.names = [];
+    this.y = [];
+    this.n = [];
+  }
 }
 
 /** Options of the main passes over an arm. */
@@ -559,7 +615,7 @@ class ArmAcc implements Pass {
           const d = this.deal.get(name)!;
           const b = this.botAcc(name);
           b.points.add(d.y, d.n);
-          b.adjusted.add(fold, d.y, d.n, d.l);
+          if (this.opts.luck) b.adjusted.add(fold, d.y, d.n, d.l);
           b.wins.add(d.wins, d.n);
           b.selfDraws.add(d.selfDraws, d.wins);
           b.dealIns.add(d.dealIns, d.n);
@@ -588,8 +644,10 @@ class ArmAcc implements Pass {
         } else {
           p.raw.add(dRaw);
           this.log?.push(p.index, true, dRaw);
-          for (let k = 0; k < LUCK_FOLDS; k++) v[k] = a.l[k]! / a.n - c.l[k]! / c.n;
-          p.adj.add(fold, dRaw, v);
+          if (this.opts.luck) {
+            for (let k = 0; k < LUCK_FOLDS; k++) v[k] = a.l[k]! / a.n - c.l[k]! / c.n;
+            p.adj.add(fold, dRaw, v);
+          }
           p.ss += dRaw * dRaw;
           if (dRaw !== 0) p.eventDeals++;
           p.na += a.n;
@@ -850,13 +908,19 @@ export class SummaryFeed {
   private finished = false;
   readonly info: RunInfo;
 
-  /** `meta`: hands.arrow's schema metadata (the run's experiment); `specs`, `winSpecs`: the columns of the batches to come. */
+  /**
+   * `meta`: hands.arrow's schema metadata (the run's experiment); `specs`, `winSpecs`: the columns of
+   * the batches to come; `luck`: the summary will have luck-adjusted estimates, made from the luck's
+   * sums (a LuckFitFeed's, given to `summarize` beside this feed), not from these rows.
+   */
   constructor(
     meta: ReadonlyMap<string, string>,
     private readonly specs: readonly ColumnSpec[],
     private readonly winSpecs: readonly ColumnSpec[],
+    luck = false,
   ) {
-    this.info = infoOf(meta, false);
+    this.info = infoOf(meta, luck);
+    if (this.info.league && this.info.luck) throw new Error("SummaryFeed: a league's luck is read from its rows");
     this.rows = new RowReader(false, seatingsReplay(this.info.seating), this.passes, (a, p) => armAcc(a, p, this.info, undefined, this.arms, this.leagues, true), Infinity);
   }
 
@@ -900,52 +964,123 @@ export class SummaryFeed {
 }
 
 /**
- * The luck fit's pass (pass 1), fed by a run with the rows it appends to hands.arrow while it plays:
- * `summarize(…, { luck: feed })` then skips that pass over the file. Each batch is read as the file
+ * The luck's pass (pass 1): the fit's sums and the adjusted estimates' (cvsums.ts), fed by a run with
+ * the rows it appends to hands.arrow while it plays: `summarize(…, { luck: feed })` then skips that
+ * pass over the file (and, beside a SummaryFeed, every read of it). Each batch is read as the file
  * pass reads the file (test/harness/analysis/summary.test.ts compares the summaries). A worker feeds
  * its own job's rows to a feed of its own and sends back the sums (`transfer`), which the run's
  * feed `merge`s: the sums are exact (luckfit.ts ExactSums), so a job's sums merged are the same bits
  * as its rows added here, and the main thread, which waits for its workers most of the time anyway,
- * does none of the fit's per-hand work.
+ * does none of the luck's per-hand work. The sums are kept per segment of a stop rule's looks, so
+ * a look's estimate (`sums(k + 1)`) has exactly the deals before it.
  */
 export class LuckFitFeed {
-  private readonly model = new LuckModel();
+  /** Per segment (the deals before the first of `looks`, then between two looks, …), the fit's sums. */
+  private readonly models: LuckModel[] = [];
+  /** The adjusted estimates' sums (cvsums.ts), or undefined: not made (a league's rows are read back). */
+  readonly cv: CvSums | undefined;
   private readonly passes = new Map<number, Distinct>();
   private readonly reader: RowReader;
-  private fitted: LuckModel | undefined;
+  private fitted: LuckSums | undefined;
 
-  /** `specs`: the columns of the batches to come (hands.arrow's); `replays`: whether rows can replay a seating (`seatingsReplay`). */
+  /**
+   * `specs`: the columns of the batches to come (hands.arrow's; undefined when only `addRows` is
+   * used); `replays`: whether rows can replay a seating (`seatingsReplay`); `looks`: a stop rule's
+   * looks in deals (experiment.ts `stopLooks`), so that each look's sums are those of the deals
+   * before it; `cv`: make the adjusted estimates' sums (every run but a league).
+   */
   constructor(
-    private readonly specs: readonly ColumnSpec[],
+    private readonly specs: readonly ColumnSpec[] | undefined,
     replays = true,
+    readonly looks: readonly number[] = [],
+    cv = true,
+    end = Infinity,
   ) {
-    this.reader = new RowReader(true, replays, this.passes, (a) => new FitPass(a, this.model), Infinity);
+    this.cv = cv ? new CvSums() : undefined;
+    const seg = (deal: number): number => {
+      let k = 0;
+      while (k < looks.length && looks[k]! <= deal) k++;
+      return k;
+    };
+    const model = (deal: number): LuckModel => (this.models[seg(deal)] ??= new LuckModel());
+    this.reader = new RowReader(true, replays, this.passes, (a) => new FitPass(a, model, this.cv ? { sums: this.cv, seg } : undefined), end);
   }
 
   /** The next rows of hands.arrow (whole deals: a deal's rows never straddle two calls and a merge). */
   add(b: Batch): void {
+    if (!this.specs) throw new Error('LuckFitFeed: no columns to read batches with');
+    this.addRows(batchView(b, this.specs));
+  }
+
+  /** The next rows, in whatever form (false once they reach the feed's end deal). */
+  addRows(v: RowsView): boolean {
     if (this.fitted) throw new Error('LuckFitFeed: rows after the fit');
-    this.reader.batch(batchView(b, this.specs));
+    return this.reader.batch(v);
+  }
+
+  /** End the deals in progress (their sums into the cv sums; rows never straddle calls, so every deal added is whole). */
+  private closeDeals(): void {
+    for (const p of this.passes.values()) p.finish();
   }
 
   /** The sums of every row added (what a worker sends back with its job's rows). */
-  transfer(): FoldTransfer[] {
-    return this.model.transfer();
+  transfer(): LuckTransfer {
+    this.closeDeals();
+    const fit: { seg: number; folds: FoldTransfer[] }[] = [];
+    this.models.forEach((m, seg) => fit.push({ seg, folds: m.transfer() }));
+    return { fit, cv: this.cv?.transfer() ?? [] };
   }
 
   /** Another feed's sums (`transfer`): a worker's job, whose rows this feed is not given. */
-  merge(sums: readonly FoldTransfer[]): void {
+  merge(t: LuckTransfer): void {
     if (this.fitted) throw new Error('LuckFitFeed: sums after the fit');
-    this.model.merge(sums);
+    for (const { seg, folds } of t.fit) (this.models[seg] ??= new LuckModel()).merge(folds);
+    this.cv?.merge(t.cv);
+  }
+
+  /**
+   * The weights fitted on the deals of the segments before `segs` (all: every row fed, once, after
+   * which no more rows are taken), with the cv sums to read the same deals' estimates from.
+   */
+  sums(segs = Infinity): LuckSums {
+    if (segs >= this.models.length && this.fitted) return this.fitted;
+    this.closeDeals();
+    const model = new LuckModel();
+    this.models.forEach((m, seg) => {
+      if (seg < segs) model.merge(m.transfer());
+    });
+    model.fit();
+    const out = { model, cv: this.cv, segs };
+    if (segs === Infinity) this.fitted = out;
+    return out;
   }
 
   /** The weights, fitted once on every row fed. */
   fit(): LuckModel {
-    if (!this.fitted) {
-      this.model.fit();
-      this.fitted = this.model;
-    }
-    return this.fitted;
+    return this.sums().model;
+  }
+}
+
+/** A LuckFitFeed's sums as they travel from a worker (structured clone; the arrays transferable). */
+export interface LuckTransfer {
+  readonly fit: readonly { readonly seg: number; readonly folds: readonly FoldTransfer[] }[];
+  readonly cv: readonly CvTransfer[];
+}
+
+/** The luck weights fitted on some deals, and the cv sums whose segments before `segs` hold those deals. */
+export interface LuckSums {
+  readonly model: LuckModel;
+  readonly cv: CvSums | undefined;
+  readonly segs: number;
+}
+
+/** The bots' and pairs' adjusted accumulators of `arms` (made without the luck), from the sums. */
+function adjustFromSums(arms: ReadonlyMap<number, ArmAcc>, sums: LuckSums): void {
+  const est = sums.cv!.estimators(sums.model, sums.segs);
+  for (const acc of arms.values()) {
+    const e = est.get(acc.arm);
+    for (const [name, b] of acc.bots) b.adjusted = e?.bots.get(name) ?? new CvRatio();
+    for (const [key, p] of acc.pairs) p.adj = e?.pairs.get(key) ?? new CvMean();
   }
 }
 
@@ -991,24 +1126,39 @@ function armAcc(a: number, p: string, info: RunInfo, model: LuckModel | undefine
   return acc;
 }
 
-async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, fitted?: LuckModel, fed?: SummaryFeed): Promise<{ arms: Map<number, ArmAcc>; narrow: Map<number, Map<string, number>>; leagues: Map<number, LeagueAcc> }> {
+/**
+ * The luck's sums of the hands before `src.endDeal`, read from the file (`looks`: a stop rule's, so
+ * that `sums(k + 1)` holds look k's deals; `cv`: with the adjusted estimates' sums).
+ */
+async function luckFromFile(src: HandSource, info: RunInfo, looks: readonly number[], cv: boolean): Promise<LuckFitFeed> {
+  const feed = new LuckFitFeed(undefined, seatingsReplay(info.seating), looks, cv, src.endDeal ?? Infinity);
+  for await (const rb of src.batches()) if (!feed.addRows(recordBatchView(rb))) break;
+  return feed;
+}
+
+/**
+ * The main passes over the hands: the luck fit (with luck), the accumulators, the narrowing
+ * (`narrow`: per arm, each pair's Σz² by pair key). With luck, the bots' and pairs' adjusted
+ * estimates come from the luck's sums (`sums`, or made from the file), and the rows are read without
+ * their features; a league's (whose ratings take each deal's luck) and `byRows` (the reference the
+ * tests compare the sums with) turn every seat-hand's features into its luck row by row.
+ */
+async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, sums?: LuckSums, fed?: SummaryFeed, byRows = false): Promise<{ arms: Map<number, ArmAcc>; narrow: Map<number, Map<string, number>>; leagues: Map<number, LeagueAcc> }> {
   const replays = seatingsReplay(info.seating);
+  const rows = info.luck && (byRows || !!info.league);
+  if (info.luck && !sums?.cv && !rows) sums = (await luckFromFile(src, info, [], true)).sums();
   let model: LuckModel | undefined;
-  if (info.luck && fitted) model = fitted; // the run fed the fit pass as it wrote the rows (LuckFitFeed)
-  else if (info.luck) {
-    model = new LuckModel();
-    await readRows(src, true, replays, new Map(), (a) => new FitPass(a, model!));
-    model.fit();
-  }
+  if (rows) model = sums?.model ?? (await luckFromFile(src, info, [], false)).fit();
   const narrow = narrowing && replays && !info.league;
   let arms = new Map<number, ArmAcc>();
   let leagues = new Map<number, LeagueAcc>();
   if (fed) {
-    // The run fed pass 1 as it wrote the rows (SummaryFeed, luck off).
+    // The run fed pass 1 as it wrote the rows (SummaryFeed).
     fed.finish();
     arms = fed.arms;
     leagues = fed.leagues;
-  } else await readRows(src, info.luck, replays, new Map(), (a, p) => armAcc(a, p, info, model, arms, leagues, narrowing));
+  } else await readRows(src, rows, replays, new Map(), (a, p) => armAcc(a, p, info, model, arms, leagues, narrowing));
+  if (info.luck && !rows) adjustFromSums(arms, sums!);
 
   // The narrowing's interval: squared deviations about the first pass's means (pass 2), from the
   // inputs pass 1 kept (NarrowingLog), or, when a log was dropped, from the file again.
@@ -1067,8 +1217,8 @@ function floored(e: Estimate, f: Floor): Estimate {
  * The stop rule's estimate at a look: the luck-adjusted (raw without luck) paired difference a − b
  * in the first arm over the deals before `endDeal`, as the summary computes it.
  */
-export async function stopEstimate(src: HandSource, meta: Map<string, string>, compare: readonly [string, string]): Promise<Estimate> {
-  const { raw, adjusted } = await pairedEstimates(src, meta, compare);
+export async function stopEstimate(src: HandSource, meta: Map<string, string>, compare: readonly [string, string], sums?: LuckSums): Promise<Estimate> {
+  const { raw, adjusted } = await pairedEstimates(src, meta, compare, sums);
   return adjusted ?? raw;
 }
 
@@ -1076,9 +1226,10 @@ export async function stopEstimate(src: HandSource, meta: Map<string, string>, c
  * The paired difference a − b in the first arm, raw and luck-adjusted (null without luck), as the
  * summary computes it, whatever the seating (fixed too: for benches).
  */
-export async function pairedEstimates(src: HandSource, meta: Map<string, string>, compare: readonly [string, string]): Promise<{ raw: Estimate; adjusted: Estimate | null }> {
-  const info = await runInfo(src, meta);
-  const { arms } = await analyzeHands(src, info, false);
+export async function pairedEstimates(src: HandSource, meta: Map<string, string>, compare: readonly [string, string], sums?: LuckSums, byRows = false): Promise<{ raw: Estimate; adjusted: Estimate | null }> {
+  // Given the luck's sums (a run's looks), the rows need not hold the features.
+  const info = sums ? infoOf(meta, true) : await runInfo(src, meta);
+  const { arms } = await analyzeHands(src, info, false, sums, undefined, byRows);
   return pairOf(arms, compare, info.luck);
 }
 
@@ -1103,12 +1254,16 @@ function pairStop(arms: Map<number, ArmAcc>, compare: readonly [string, string],
  * design plays each deal under several seatings (rotate, duplicate); luck-adjusted estimates
  * when the run recorded luck; a league's ratings and a stop rule's looks when the experiment has them.
  */
-export async function summarize(handsPath: string, winsPath: string, fed?: { readonly luck?: LuckFitFeed; readonly rows?: SummaryFeed }): Promise<Summary> {
+export async function summarize(handsPath: string, winsPath: string, fed?: { readonly luck?: LuckFitFeed; readonly rows?: SummaryFeed }, opts: { readonly byRows?: boolean } = {}): Promise<Summary> {
   const meta = await readMetadata(handsPath);
   const src: HandSource = { batches: () => scanBatches(handsPath) }; // each pass is done with a batch before the next
   const info = fed?.rows ? fed.rows.info : await runInfo(src, meta);
   const { experiment, luck, seating } = info;
-  const { arms, narrow, leagues } = await analyzeHands(src, info, true, fed?.luck?.fit(), fed?.rows);
+  if (fed?.rows && luck && !fed.luck) throw new Error('summary: rows fed with luck on need the luck sums fed too');
+  // The luck's sums, per segment of a stop rule's looks: the run's, or read from the file.
+  let feed = fed?.luck;
+  if (luck && !feed && !opts.byRows) feed = await luckFromFile(src, info, experiment?.stop ? lookPlan(info, undefined) : [], !info.league);
+  const { arms, narrow, leagues } = await analyzeHands(src, info, true, feed?.sums(), fed?.rows, opts.byRows);
 
   let patterns = new Map<number, PatternAcc>();
   if (fed?.rows) patterns = fed.rows.patterns; // counted as the run wrote the wins
@@ -1197,7 +1352,7 @@ export async function summarize(handsPath: string, winsPath: string, fed?: { rea
       };
     });
   const league = info.league ? leagues.get(0)?.summary(info.league.design, info.league.tables, arms.get(0)!.pointsSq.mean) ?? undefined : undefined;
-  const stop = experiment?.stop ? await stopSummary(src, meta, info, arms) : undefined;
+  const stop = experiment?.stop ? await stopSummary(src, meta, info, arms, feed, opts.byRows) : undefined;
   return {
     format: SUMMARY_FORMAT,
     experiment,
@@ -1216,15 +1371,17 @@ export async function summarize(handsPath: string, winsPath: string, fed?: { rea
  * The stop rule's record from the files: every look up to the deals played (each estimated on the
  * deals before it, as the run did), the verdict of the last.
  */
-async function stopSummary(src: HandSource, meta: Map<string, string>, info: RunInfo, arms: Map<number, ArmAcc>): Promise<StopSummary | undefined> {
+async function stopSummary(src: HandSource, meta: Map<string, string>, info: RunInfo, arms: Map<number, ArmAcc>, feed: LuckFitFeed | undefined, byRows = false): Promise<StopSummary | undefined> {
   const e = info.experiment!;
   const rule = e.stop!;
   const deals = arms.get(0)?.deals ?? 0;
-  const plan = stopLooks({ deals: e.deals ?? deals, unit: e.unit ?? 'hands', stop: rule });
+  const plan = lookPlan(info, deals);
+  if (feed && feed.looks.join() !== plan.join()) throw new Error(`summary: the luck sums were made for looks at ${feed.looks.join(', ')} deals, the stop rule looks at ${plan.join(', ')}`);
   const design = stopDesign(plan, rule.alpha, rule.beta);
   const looks: Look[] = [];
   for (let k = 0; k < plan.length && plan[k]! <= deals; k++) {
-    const est = plan[k] === deals ? pairStop(arms, rule.compare, info.luck) : await stopEstimate({ ...src, endDeal: plan[k]! }, meta, rule.compare);
+    // Look k's estimate from the deals before it: the rows before it and its luck sums (segments 0 … k).
+    const est = plan[k] === deals ? pairStop(arms, rule.compare, info.luck) : await pairedEstimates({ ...src, endDeal: plan[k]! }, meta, rule.compare, feed?.sums(k + 1), byRows).then(({ raw, adjusted }) => adjusted ?? raw);
     looks.push(decide(design, k, est, rule.delta));
   }
   const last = looks[looks.length - 1];
@@ -1242,6 +1399,12 @@ async function stopSummary(src: HandSource, meta: Map<string, string>, info: Run
     estimate: { ...last.estimate, lo: last.lo, hi: last.hi, estimator: 'group-sequential-rci' },
     looks,
   };
+}
+
+/** The stop rule's looks (experiment.ts `stopLooks`), for a run of `deals` deals where the experiment does not say (or, undefined, its own). */
+function lookPlan(info: RunInfo, deals: number | undefined): number[] {
+  const e = info.experiment!;
+  return stopLooks({ deals: e.deals ?? deals ?? 0, unit: e.unit ?? 'hands', stop: e.stop! });
 }
 
 /**

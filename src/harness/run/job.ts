@@ -15,7 +15,7 @@ import { isBuiltinBot, loadBotFactory } from '../players/load.js';
 import type { BotCommand, BotProcess } from '../players/process.js';
 import type { PlayAt, StuckDecision } from '../players/watchdog.js';
 import type { Batch } from '../io/columns.js';
-import type { FoldTransfer } from '../analysis/luckfit.js';
+import type { LuckTransfer } from '../analysis/summary.js';
 import { botBase, botCommand, firstSeating, replaySpecs, resolvePath, seatingPlan, type Experiment, type ReplaySpecs, type SeatingPlan } from '../experiment/experiment.js';
 import { faultMessage, replayCommand } from '../experiment/replay.js';
 import { playInterleaved, program, TableFault, type InterleaveStats, type Play, type Player } from './tables.js';
@@ -57,8 +57,8 @@ export interface JobResult {
   readonly decisions?: Batch;
   /** Hands played. */
   readonly played: number;
-  /** The luck fit's sums of `hands` (summary.ts LuckFitFeed `transfer`), when a worker made them (`Job.fitLuck`). */
-  readonly luckFit?: readonly FoldTransfer[];
+  /** The luck's sums of `hands` (the fit's and the adjusted estimates': summary.ts LuckFitFeed `transfer`), when a worker made them (`Job.fitLuck`). */
+  readonly luckFit?: LuckTransfer;
   /** The rows as the journals' record-batch messages (`encodeJournalBatch`), when a worker encoded them. */
   readonly journal?: { readonly hands: Uint8Array; readonly wins: Uint8Array };
   /**

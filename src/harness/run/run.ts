@@ -28,7 +28,7 @@ import { VERSION } from '../../version.js';
 import { ArrowTableWriter } from '../io/arrow.js';
 import { cachedHandTables } from '../io/tablecache.js';
 import { botChange, botFingerprints } from '../experiment/botfiles.js';
-import { badDeals, recordedExperiment, seatingPlan, stopLooks, type Experiment } from '../experiment/experiment.js';
+import { badDeals, isLeague, recordedExperiment, seatingPlan, stopLooks, type Experiment } from '../experiment/experiment.js';
 import { fsyncDir, io, readJsonFile, removeFile, removeTree, writeAtomic } from '../io/files.js';
 import { replayOf, resolveExperiment, runJob, workerFault, type Job, type JobResult, type Resolved } from './job.js';
 import { closePrograms } from './tables.js';
@@ -389,10 +389,13 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
   try {
     const handCols = handColumns(e);
     const hOut = (handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), handCols, metadata(e, 'hands', profiles)));
-    // The summary's luck fit takes the rows as they go to hands.arrow (a shard's run has no summary).
-    const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(handCols, seatingsReplay(e.seating)) : undefined;
-    // Without luck, the summary's passes take the rows as they are written, too (nothing waits for a fit).
-    const rowsFeed = e.luck === false && !shard ? new SummaryFeed(metadata(e, 'hands', profiles), handCols, WIN_COLUMNS) : undefined;
+    // The summary's luck sums take the rows as they go to hands.arrow (a shard's run has no summary),
+    // one segment per stop rule's look, so each look's estimate has its own deals' sums.
+    const league = isLeague(e);
+    const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(handCols, seatingsReplay(e.seating), looks, !league) : undefined;
+    // The summary's passes take the rows as they are written, too: the luck-adjusted estimates come
+    // from the sums (but a league's, whose ratings read each deal's luck back from the rows).
+    const rowsFeed = !shard && (e.luck === false || !league) ? new SummaryFeed(metadata(e, 'hands', profiles), handCols, WIN_COLUMNS, e.luck !== false) : undefined;
     const appendHands = (b: Batch, luckFit?: JobResult['luckFit']): void => {
       hOut.append(b);
       if (luckFit) fitFeed?.merge(luckFit);
@@ -431,7 +434,9 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
       const k = looks.indexOf(dealsDone);
       if (!design || !e.stop || k < 0 || dealsDone >= range.end || failure || stopped()) return true;
       const mark = hJ.mark();
-      const est = await stopEstimate({ batches: () => journalBatches(hJ.path, mark.bytes), endDeal: dealsDone }, metadata(e, 'hands', profiles), e.stop.compare);
+      // The raw estimate from the journal's rows, the adjusted one from the luck sums of the deals before the look (segments 0 … k).
+      const sums = fitFeed && !league ? fitFeed.sums(k + 1) : undefined;
+      const est = await stopEstimate({ batches: () => journalBatches(hJ.path, mark.bytes), endDeal: dealsDone }, metadata(e, 'hands', profiles), e.stop.compare, sums);
       if (decide(design, k, est, e.stop.delta).verdict === 'continue') return true;
       end = dealsDone;
       return false;

@@ -9,8 +9,8 @@ import { transferables } from '../io/columns.js';
 import { encodeJournalBatch } from '../io/journal.js';
 import { handColumns, WIN_COLUMNS } from '../results/records.js';
 import { runJob, workerFault, type Job, type JobResult } from './job.js';
-import { LuckFitFeed, seatingsReplay } from '../analysis/summary.js';
-import type { FoldTransfer } from '../analysis/luckfit.js';
+import { LuckFitFeed, seatingsReplay, type LuckTransfer } from '../analysis/summary.js';
+import { isLeague, stopLooks } from '../experiment/experiment.js';
 import { adoptHeartbeats, decidingNow, lastDecisionHere, type StuckDecision } from '../players/watchdog.js';
 import { closePrograms } from './tables.js';
 import { adoptChildList } from '../players/children.js';
@@ -87,7 +87,8 @@ export default async function work(job: Job): Promise<unknown> {
   return move({
     get [transferableSymbol]() {
       const j = result.journal ? [result.journal.hands.buffer as ArrayBuffer, result.journal.wins.buffer as ArrayBuffer] : [];
-      const fit = (result.luckFit ?? []).flatMap((f) => [f.hi.buffer as ArrayBuffer, f.lo.buffer as ArrayBuffer]);
+      const lf = result.luckFit;
+      const fit = lf ? [...lf.fit.flatMap((s) => s.folds), ...lf.cv].flatMap((f) => [f.hi.buffer as ArrayBuffer, f.lo.buffer as ArrayBuffer]) : [];
       return [...transferables(result.hands), ...transferables(result.wins), ...(result.decisions ? transferables(result.decisions) : []), ...j, ...fit];
     },
     get [valueSymbol]() {
@@ -96,9 +97,10 @@ export default async function work(job: Job): Promise<unknown> {
   } as never);
 }
 
-/** The luck fit's sums of a job's rows, as the run's own feed would make them from the same rows. */
-function luckFitOf(job: Job, cols: ReturnType<typeof handColumns>, played: JobResult): FoldTransfer[] {
-  const feed = new LuckFitFeed(cols, seatingsReplay(job.experiment.seating));
+/** The luck's sums of a job's rows (the fit's and, but in a league, the adjusted estimates'), as the run's own feed would make them from the same rows. */
+function luckFitOf(job: Job, cols: ReturnType<typeof handColumns>, played: JobResult): LuckTransfer {
+  const e = job.experiment;
+  const feed = new LuckFitFeed(cols, seatingsReplay(e.seating), stopLooks(e), !isLeague(e));
   feed.add(played.hands);
   return feed.transfer();
 }
