@@ -41,13 +41,16 @@ const tri = (n: number): number => (n * (n + 1)) / 2;
 /** Where (i, j), i ≤ j, sits in the upper triangle of an n × n matrix, row by row. */
 const at = (n: number, i: number, j: number): number => i * n - (i * (i - 1)) / 2 + (j - i);
 
-/** Offsets in a group's sums (m bots): Σz, Σzzᵀ, then per bot Σr and Σrrᵀ. */
+/** Offsets in a group's sums (m bots): Σz, Σzzᵀ (without `pairs`, none: L = 0), then per bot Σr and Σrrᵀ. */
 class Layout {
   readonly L: number;
   readonly r: number;
   readonly size: number;
-  constructor(readonly m: number) {
-    this.L = m * P;
+  constructor(
+    readonly m: number,
+    pairs: boolean,
+  ) {
+    this.L = pairs ? m * P : 0;
     this.r = this.L + tri(this.L);
     this.size = this.r + m * (R + tri(R));
   }
@@ -58,9 +61,10 @@ class Layout {
 }
 
 const layouts = new Map<number, Layout>();
-function layout(m: number): Layout {
-  let l = layouts.get(m);
-  if (!l) layouts.set(m, (l = new Layout(m)));
+function layout(m: number, pairs: boolean): Layout {
+  const id = pairs ? m : -m;
+  let l = layouts.get(id);
+  if (!l) layouts.set(id, (l = new Layout(m, pairs)));
   return l;
 }
 
@@ -93,8 +97,13 @@ export interface ArmEstimators {
   readonly pairs: Map<string, CvMean>;
 }
 
-/** The sums behind the luck-adjusted estimates, per group, segment and fold (see the file's comment). */
+/**
+ * The sums behind the luck-adjusted estimates, per group, segment and fold (see the file's comment).
+ * `pairs` false: the bots' sums only, no paired differences' (fixed seating, whose summary has no
+ * paired table: a deal of four random bots is one hand, whose Σzzᵀ would cost more than the hand).
+ */
 export class CvSums {
+  constructor(readonly pairs = true) {}
   private readonly cells = new Map<string, Cell>();
   private z = new Float64Array(0);
   private readonly r = new Float64Array(R);
@@ -103,7 +112,7 @@ export class CvSums {
   private cell(arm: number, names: readonly string[], seg: number, fold: number): Cell {
     const id = `${seg}/${fold}/${arm}\u0000${names.join('\u0000')}`;
     let c = this.cells.get(id);
-    if (!c) this.cells.set(id, (c = { arm, names: [...names], seg, fold, n: 0, sums: ExactSums.zeros(layout(names.length).size, CV_FRAC) }));
+    if (!c) this.cells.set(id, (c = { arm, names: [...names], seg, fold, n: 0, sums: ExactSums.zeros(layout(names.length, this.pairs).size, CV_FRAC) }));
     return c;
   }
 
@@ -113,7 +122,7 @@ export class CvSums {
    * (`x[b * D …]`).
    */
   deal(arm: number, seg: number, fold: number, names: readonly string[], y: ArrayLike<number>, n: ArrayLike<number>, x: Float64Array): void {
-    const lay = layout(names.length);
+    const lay = layout(names.length, this.pairs);
     const c = this.cell(arm, names, seg, fold);
     c.n++;
     if (this.z.length < lay.L) {
@@ -122,19 +131,19 @@ export class CvSums {
     }
     const z = this.z;
     const r = this.r;
+    const pairs = lay.L > 0;
     for (let b = 0; b < names.length; b++) {
       const nb = n[b]!;
-      z[b * P] = y[b]! / nb;
       r[0] = y[b]!;
       r[1] = nb;
-      for (let i = 0; i < D; i++) {
-        const xi = x[b * D + i]!;
-        z[b * P + 1 + i] = xi / nb;
-        r[2 + i] = xi;
+      for (let i = 0; i < D; i++) r[2 + i] = x[b * D + i]!;
+      if (pairs) {
+        z[b * P] = y[b]! / nb;
+        for (let i = 0; i < D; i++) z[b * P + 1 + i] = x[b * D + i]! / nb;
       }
       this.outer(c.sums, lay.rOf(b), r, R);
     }
-    this.outer(c.sums, 0, z, lay.L);
+    if (pairs) this.outer(c.sums, 0, z, lay.L);
   }
 
   /** Add v (its first `len` entries) at `off` and the upper triangle of vvᵀ after it, each product rounded once. */
@@ -163,6 +172,7 @@ export class CvSums {
   /** Add another CvSums' cells (`transfer`): exact, so the order of merges never shows. */
   merge(list: readonly CvTransfer[]): void {
     for (const t of list) {
+      if (t.hi.length !== layout(t.names.length, this.pairs).size) throw new Error('CvSums: sums merged from a CvSums with pairs made otherwise');
       const c = this.cell(t.arm, t.names, t.seg, t.fold);
       c.n += t.n;
       c.sums.merge(t);
@@ -183,7 +193,7 @@ export class CvSums {
     for (const c of cells) {
       let arm = out.get(c.arm);
       if (!arm) out.set(c.arm, (arm = { bots: new Map(), pairs: new Map() }));
-      const lay = layout(c.names.length);
+      const lay = layout(c.names.length, this.pairs);
       const V = new Float64Array(lay.size);
       for (let i = 0; i < lay.size; i++) V[i] = c.sums.value(i);
       const f = c.fold;
@@ -194,7 +204,7 @@ export class CvSums {
         if (!acc) arm.bots.set(c.names[b]!, (acc = new CvRatio()));
         for (let k = 0; k < K; k++) acc.addSums(f, k, ratioSums(V, lay.rOf(b), c.n, w(b, k)));
       }
-      for (let a = 0; a < c.names.length; a++) {
+      for (let a = 0; a < (this.pairs ? c.names.length : 0); a++) {
         for (let b = a + 1; b < c.names.length; b++) {
           const key = `${c.names[a]}\u0000${c.names[b]}`;
           let acc = arm.pairs.get(key);

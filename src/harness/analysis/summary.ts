@@ -987,16 +987,17 @@ export class LuckFitFeed {
    * `specs`: the columns of the batches to come (hands.arrow's; undefined when only `addRows` is
    * used); `replays`: whether rows can replay a seating (`seatingsReplay`); `looks`: a stop rule's
    * looks in deals (experiment.ts `stopLooks`), so that each look's sums are those of the deals
-   * before it; `cv`: make the adjusted estimates' sums (every run but a league).
+   * before it; `cv`: make the adjusted estimates' sums (every run but a league), with the paired
+   * differences' (`'pairs'`: every seating but fixed, whose summary has none) or without (`'bots'`).
    */
   constructor(
     private readonly specs: readonly ColumnSpec[] | undefined,
     replays = true,
     readonly looks: readonly number[] = [],
-    cv = true,
+    cv: 'pairs' | 'bots' | false = 'pairs',
     end = Infinity,
   ) {
-    this.cv = cv ? new CvSums() : undefined;
+    this.cv = cv ? new CvSums(cv === 'pairs') : undefined;
     const seg = (deal: number): number => {
       let k = 0;
       while (k < looks.length && looks[k]! <= deal) k++;
@@ -1131,6 +1132,15 @@ function armAcc(a: number, p: string, info: RunInfo, model: LuckModel | undefine
  * that `sums(k + 1)` holds look k's deals; `cv`: with the adjusted estimates' sums).
  */
 async function luckFromFile(src: HandSource, info: RunInfo, looks: readonly number[], cv: boolean): Promise<LuckFitFeed> {
+  return luckFeed(src, info, looks, cv ? cvKind(info.seating) : false);
+}
+
+/** The cv sums a run of `seating` makes (LuckFitFeed's `cv`, but in a league: none). */
+export function cvKind(seating: string | undefined): 'pairs' | 'bots' {
+  return (seating ?? 'fixed') === 'fixed' ? 'bots' : 'pairs';
+}
+
+async function luckFeed(src: HandSource, info: RunInfo, looks: readonly number[], cv: 'pairs' | 'bots' | false): Promise<LuckFitFeed> {
   const feed = new LuckFitFeed(undefined, seatingsReplay(info.seating), looks, cv, src.endDeal ?? Infinity);
   for await (const rb of src.batches()) if (!feed.addRows(recordBatchView(rb))) break;
   return feed;
@@ -1143,10 +1153,10 @@ async function luckFromFile(src: HandSource, info: RunInfo, looks: readonly numb
  * their features; a league's (whose ratings take each deal's luck) and `byRows` (the reference the
  * tests compare the sums with) turn every seat-hand's features into its luck row by row.
  */
-async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, sums?: LuckSums, fed?: SummaryFeed, byRows = false): Promise<{ arms: Map<number, ArmAcc>; narrow: Map<number, Map<string, number>>; leagues: Map<number, LeagueAcc> }> {
+async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, sums?: LuckSums, fed?: SummaryFeed, byRows = false, pairsWanted = false): Promise<{ arms: Map<number, ArmAcc>; narrow: Map<number, Map<string, number>>; leagues: Map<number, LeagueAcc> }> {
   const replays = seatingsReplay(info.seating);
   const rows = info.luck && (byRows || !!info.league);
-  if (info.luck && !sums?.cv && !rows) sums = (await luckFromFile(src, info, [], true)).sums();
+  if (info.luck && !sums?.cv && !rows) sums = (await luckFeed(src, info, [], pairsWanted ? 'pairs' : cvKind(info.seating))).sums();
   let model: LuckModel | undefined;
   if (rows) model = sums?.model ?? (await luckFromFile(src, info, [], false)).fit();
   const narrow = narrowing && replays && !info.league;
@@ -1229,7 +1239,7 @@ export async function stopEstimate(src: HandSource, meta: Map<string, string>, c
 export async function pairedEstimates(src: HandSource, meta: Map<string, string>, compare: readonly [string, string], sums?: LuckSums, byRows = false): Promise<{ raw: Estimate; adjusted: Estimate | null }> {
   // Given the luck's sums (a run's looks), the rows need not hold the features.
   const info = sums ? infoOf(meta, true) : await runInfo(src, meta);
-  const { arms } = await analyzeHands(src, info, false, sums, undefined, byRows);
+  const { arms } = await analyzeHands(src, info, false, sums, undefined, byRows, true);
   return pairOf(arms, compare, info.luck);
 }
 

@@ -44,7 +44,7 @@ import { withDirLock } from '../results/lock.js';
 import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from '../results/resultdir.js';
 import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, writeRunStateAsync, type RunState } from '../results/runstate.js';
 import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from '../experiment/shard.js';
-import { LuckFitFeed, seatingsReplay, stopEstimate, SummaryFeed, summarize, type Summary } from '../analysis/summary.js';
+import { cvKind, LuckFitFeed, seatingsReplay, stopEstimate, SummaryFeed, summarize, type Summary } from '../analysis/summary.js';
 import { decide, stopDesign } from '../analysis/sequential.js';
 import { clearSlot, lastDecision, newHeartbeats, Watchdog, type StuckDecision } from '../players/watchdog.js';
 
@@ -392,7 +392,7 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
     // The summary's luck sums take the rows as they go to hands.arrow (a shard's run has no summary),
     // one segment per stop rule's look, so each look's estimate has its own deals' sums.
     const league = isLeague(e);
-    const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(handCols, seatingsReplay(e.seating), looks, !league) : undefined;
+    const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(handCols, seatingsReplay(e.seating), looks, !league && cvKind(e.seating)) : undefined;
     // The summary's passes take the rows as they are written, too: the luck-adjusted estimates come
     // from the sums (but a league's, whose ratings read each deal's luck back from the rows).
     const rowsFeed = !shard && (e.luck === false || !league) ? new SummaryFeed(metadata(e, 'hands', profiles), handCols, WIN_COLUMNS, e.luck !== false) : undefined;

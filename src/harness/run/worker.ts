@@ -9,7 +9,7 @@ import { transferables } from '../io/columns.js';
 import { encodeJournalBatch } from '../io/journal.js';
 import { handColumns, WIN_COLUMNS } from '../results/records.js';
 import { runJob, workerFault, type Job, type JobResult } from './job.js';
-import { LuckFitFeed, seatingsReplay, type LuckTransfer } from '../analysis/summary.js';
+import { cvKind, LuckFitFeed, seatingsReplay, type LuckTransfer } from '../analysis/summary.js';
 import { isLeague, stopLooks } from '../experiment/experiment.js';
 import { adoptHeartbeats, decidingNow, lastDecisionHere, type StuckDecision } from '../players/watchdog.js';
 import { closePrograms } from './tables.js';
@@ -100,7 +100,7 @@ export default async function work(job: Job): Promise<unknown> {
 /** The luck's sums of a job's rows (the fit's and, but in a league, the adjusted estimates'), as the run's own feed would make them from the same rows. */
 function luckFitOf(job: Job, cols: ReturnType<typeof handColumns>, played: JobResult): LuckTransfer {
   const e = job.experiment;
-  const feed = new LuckFitFeed(cols, seatingsReplay(e.seating), stopLooks(e), !isLeague(e));
+  const feed = new LuckFitFeed(cols, seatingsReplay(e.seating), stopLooks(e), !isLeague(e) && cvKind(e.seating));
   feed.add(played.hands);
   return feed.transfer();
 }

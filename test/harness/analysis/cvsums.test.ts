@@ -91,6 +91,7 @@ describe('cv sums', () => {
     const ctl = new Float64Array(K);
     // Three CvSums fed a share of the deals each, merged in two orders.
     const parts = [new CvSums(), new CvSums(), new CvSums()];
+    const botsOnly = new CvSums(false); // fixed seating's: no paired differences
     deals.forEach((deal, d) => {
       const present = [...new Set(deal.hands.map((h) => h.bot))].sort();
       const Y = present.map(() => 0);
@@ -114,15 +115,7 @@ describe('cv sums', () => {
           pairs.get(key)!.add(deal.fold, Y[i]! / N[i]! - Y[j]! / N[j]!, v);
         }
       }
-      parts[d % 3]!.deal(
-        0,
-        0,
-        deal.fold,
-        present.map((b) => names[b]!),
-        Y,
-        N,
-        X,
-      );
+      for (const s of [parts[d % 3]!, botsOnly]) s.deal(0, 0, deal.fold, present.map((b) => names[b]!), Y, N, X);
     });
     const one = new CvSums();
     for (const p of parts) one.merge(p.transfer());
@@ -148,6 +141,11 @@ describe('cv sums', () => {
       expect(differences(got, want), key).toEqual([]);
       expect(est2.pairs.get(key)!.estimate({ ...WIDE, estimator: 'paired-deal-t' })).toEqual(got);
     }
+    // Without the pairs' sums: the same bots' estimates, bit for bit, and no pairs; never merged with the others.
+    const bo = botsOnly.estimators(model).get(0)!;
+    expect(bo.pairs.size).toBe(0);
+    for (const name of names) expect(bo.bots.get(name)!.estimate(WIDE)).toEqual(est.bots.get(name)!.estimate(WIDE));
+    expect(() => botsOnly.merge(parts[0]!.transfer())).toThrow(/pairs made otherwise/);
     // Not vacuous: the luck moves every estimate well beyond the tolerance.
     const rawA = new CvRatio();
     expect(est.bots.get('a')!.estimate(WIDE).se).toBeLessThan(0.9 * Math.sqrt(2)); // a real fit, not an empty one
