@@ -152,15 +152,10 @@ export class CvSums {
     let m = 0;
     for (let i = 0; i < len; i++) if (v[i] !== 0) nz[m++] = i;
     const tz = off + len;
+    e.addProducts(off, 1, v, nz, 0, m);
     for (let a = 0; a < m; a++) {
       const i = nz[a]!;
-      const vi = v[i]!;
-      e.add(off + i, vi);
-      const row = tz + at(len, i, 0);
-      for (let b = a; b < m; b++) {
-        const j = nz[b]!;
-        e.add(row + j, vi * v[j]!);
-      }
+      e.addProducts(tz + at(len, i, 0), v[i]!, v, nz, a, m);
     }
   }
 

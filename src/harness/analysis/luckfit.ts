@@ -261,6 +261,15 @@ const FRAC = 28;
 const SPLIT = 2 ** 32;
 const LIMIT = 2 ** 50;
 
+/**
+ * x rounded to an integer, halves up: Math.round's result (but for x within 2^-54 below a half,
+ * which goes up: x + 0.5 rounds), about 3× faster in the cv sums' loop. A pure function of x, so
+ * sums stay independent of how they are grouped.
+ */
+function onGrid(x: number): number {
+  return x < 2 ** 52 && x > -(2 ** 52) ? Math.floor(x + 0.5) : x;
+}
+
 /** Beyond this |hi|, a sum could no longer be held exactly. */
 const HI_LIMIT = 2 ** 53;
 
@@ -296,7 +305,7 @@ export class ExactSums {
   /** Add `v`, rounded to the grid, at `i` (v finite). */
   add(i: number, v: number): void {
     if (v === 0) return;
-    let q = Math.round(v * this.scale);
+    let q = onGrid(v * this.scale);
     if (!(Math.abs(q) < LIMIT)) {
       const t = Math.trunc(q / SPLIT);
       this.carry(i, t);
@@ -308,6 +317,24 @@ export class ExactSums {
       const t = Math.trunc(lo / SPLIT);
       this.carry(i, t);
       this.lo[i] = lo - t * SPLIT;
+    }
+  }
+
+  /**
+   * Add `a`·v[j] at `base + j` for each j = idx[t], t from `from` to `to` − 1: `add` in one loop,
+   * its common case (the product and the sum well inside lo's range) inline. What the cv sums
+   * add per deal (cvsums.ts), about 3× faster than calling `add` per product.
+   */
+  addProducts(base: number, a: number, v: Float64Array, idx: Int32Array, from: number, to: number): void {
+    const lo = this.lo;
+    const scale = this.scale;
+    for (let t = from; t < to; t++) {
+      const j = idx[t]!;
+      const p = a * v[j]!;
+      const q = onGrid(p * scale);
+      const l = lo[base + j]! + q; // exact: |lo| < 2^50 and |q| < 2^50 when it is kept
+      if (q < LIMIT && q > -LIMIT && l < LIMIT && l > -LIMIT) lo[base + j] = l;
+      else this.add(base + j, p);
     }
   }
 
