@@ -4,8 +4,7 @@
 // Prints per build the medians of µs per hand (process.cpuUsage) luck off and on and their
 // ratio, and with two builds the second's luck-on time over the first's (median of the rounds).
 // A plain script over build directories, so the same file measures any commit's build.
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { loadBuild } from './build.mjs';
 
 const [lineup, roundsStr, batchStr, ...dists] = process.argv.slice(2);
 const rounds = Number(roundsStr);
@@ -16,20 +15,7 @@ if (!['random', 'greedy', 'mix'].includes(lineup) || !(rounds > 0) || !(batch > 
 }
 const builds = [];
 for (const dist of dists) {
-  const at = (p) => pathToFileURL(resolve(dist, p)).href;
-  const { getProfile } = await import(at('src/rules/index.js'));
-  const { playHand, LuckAccount } = await import(at('src/engine/index.js'));
-  const B = await import(at('bots/index.js'));
-  const lineups = {
-    random: [[B.random, B.random, B.random, B.random]],
-    greedy: [[B.greedy, B.greedy, B.greedy, B.greedy]],
-    mix: [
-      [B.greedy, B.defensive, B.value, B.random],
-      [B.random, B.greedy, B.defensive, B.value],
-      [B.value, B.random, B.greedy, B.defensive],
-      [B.defensive, B.value, B.random, B.greedy],
-    ],
-  };
+  const { getProfile, playHand, LuckAccount, lineups } = await loadBuild(dist);
   builds.push({ dist, rules: getProfile('p0'), playHand, acc: new LuckAccount(), L: lineups[lineup] });
 }
 let sink = 0;

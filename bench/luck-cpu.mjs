@@ -7,25 +7,11 @@
 //   c() { valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
 //         node --single-threaded bench/luck-cpu.mjs "$@" 2>&1 | awk '/I *refs/ {gsub(",", "", $NF); print $NF}'; }
 //   a=$(c dist random 1 1000); b=$(c dist random 1 9000); echo $(( (b - a) / 8000 ))
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { loadBuild } from './build.mjs';
 
 const [dist, lineup, luckFlag, nStr, warmStr = '3000'] = process.argv.slice(2);
-const at = (p) => pathToFileURL(resolve(dist, p)).href;
-const { getProfile } = await import(at('src/rules/index.js'));
-const { playHand, LuckAccount } = await import(at('src/engine/index.js'));
-const B = await import(at('bots/index.js'));
+const { getProfile, playHand, LuckAccount, lineups } = await loadBuild(dist);
 const rules = getProfile('p0');
-const lineups = {
-  random: [[B.random, B.random, B.random, B.random]],
-  greedy: [[B.greedy, B.greedy, B.greedy, B.greedy]],
-  mix: [
-    [B.greedy, B.defensive, B.value, B.random],
-    [B.random, B.greedy, B.defensive, B.value],
-    [B.value, B.random, B.greedy, B.defensive],
-    [B.defensive, B.value, B.random, B.greedy],
-  ],
-};
 const L = lineups[lineup];
 if (!L || (luckFlag !== '0' && luckFlag !== '1') || !(Number(nStr) > 0) || !(Number(warmStr) >= 0)) {
   console.error('usage: node bench/luck-cpu.mjs <dist dir> random|greedy|mix 0|1 <hands> [warm-up hands]');
