@@ -45,6 +45,23 @@ if (MODE === 'deviations') deviations();
 else if (MODE === 'waits') waits();
 else shantens();
 
+/**
+ * HANDS hands of greedy self-play (hand keys 0…), `visit` called at every third turn of each with
+ * the table, the deciding seat's view, the seat, the hand key and the turn's count (1 at the first).
+ */
+function everyThirdTurn(visit: (t: Table, view: View, s: number, k: number, turn: number) => void): void {
+  for (let k = 0; k < HANDS; k++) {
+    const t = new Table().reset({ ...handPosition(k), rules, seed: 'search-diag' });
+    const g = greedy(0, makeRng('g'), rules);
+    let turn = 0;
+    while (!t.isOver()) {
+      const s = t.pendingSeat(0);
+      if (t.decisionPhase() === 'turn' && turn++ % 3 === 0) visit(t, t.view(s), s, k, turn);
+      t.apply(s, g.decide(t.view(s), Array.from(t.legalOf(s))));
+    }
+  }
+}
+
 function shantens(): void {
   const variants: [string, SampleOptions][] = [
     ['uniform', {}],
@@ -55,31 +72,21 @@ function shantens(): void {
   const rng = makeRng('search-diag');
   const world = new Table();
   const h = new HandState();
-  for (let k = 0; k < HANDS; k++) {
-    const t = new Table().reset({ ...handPosition(k), rules, seed: 'search-diag' });
-    const g = greedy(0, makeRng('g'), rules);
-    let turn = 0;
-    while (!t.isOver()) {
-      const s = t.pendingSeat(0);
-      if (t.decisionPhase() === 'turn' && turn++ % 3 === 0) {
-        const view = t.view(s);
-        for (let o = 0; o < 4; o++) {
-          if (o === s || view.isReady(o)) continue;
-          const b = bucketOf(view.discardCount(o));
-          real[b]!.n++;
-          real[b]!.sum += t.hands[o]!.shanten();
-          variants.forEach(([, opts], v) => {
-            for (let i = 0; i < SAMPLES; i++) {
-              sampleWorld(view, rng, world, opts);
-              sampled[v]![b]!.n++;
-              sampled[v]![b]!.sum += h.load(world.hand.subarray(o * 34, o * 34 + 34), view.meldCount(o)).shanten();
-            }
-          });
+  everyThirdTurn((t, view, s) => {
+    for (let o = 0; o < 4; o++) {
+      if (o === s || view.isReady(o)) continue;
+      const b = bucketOf(view.discardCount(o));
+      real[b]!.n++;
+      real[b]!.sum += t.hands[o]!.shanten();
+      variants.forEach(([, opts], v) => {
+        for (let i = 0; i < SAMPLES; i++) {
+          sampleWorld(view, rng, world, opts);
+          sampled[v]![b]!.n++;
+          sampled[v]![b]!.sum += h.load(world.hand.subarray(o * 34, o * 34 + 34), view.meldCount(o)).shanten();
         }
-      }
-      t.apply(s, g.decide(t.view(s), Array.from(t.legalOf(s))));
+      });
     }
-  }
+  });
   console.log(`search-diag: profile ${rules.name}, ${HANDS} greedy hands; mean shanten of the other seats' (not ready) hands at every 3rd turn`);
   console.log(['discards', 'real', ...variants.map(([n]) => n)].join('\t'));
   for (let b = 0; b < BUCKETS.length - 1; b++) {
@@ -108,40 +115,30 @@ function waits(): void {
     if (view.isReady(o)) (into.ready++, (into.readyWaitsOwn += own.some((d) => h.winsWith(d)) ? 1 : 0));
     else if (sh > 0) (into.unready++, (into.unreadyKept += own.some((d) => h.shantenAfterDraw(d) < sh) ? 1 : 0));
   };
-  for (let k = 0; k < HANDS; k++) {
-    const t = new Table().reset({ ...handPosition(k), rules, seed: 'search-diag' });
-    const g = greedy(0, makeRng('g'), rules);
-    let turn = 0;
-    while (!t.isOver()) {
-      const s = t.pendingSeat(0);
-      if (t.decisionPhase() === 'turn' && turn++ % 3 === 0) {
-        const view = t.view(s);
-        for (let o = 0; o < 4; o++) {
-          if (o === s || view.discardCount(o) === 0) continue;
-          misfit(t.hands[o]!, view, o, misfits[0]!);
-          variants.forEach(([name, opts], v) => misfit(sampleWorld(view, makeRng(`search-diag misfit ${name} ${k} ${turn} ${o}`), world, opts).hands[o]!, view, o, misfits[v + 1]!));
-          if (!view.isReady(o)) continue;
-          seats++;
-          const real = new Set(t.hands[o]!.waits());
-          variants.forEach(([name, opts], v) => {
-            const rng = makeRng(`search-diag waits ${name} ${k} ${turn} ${o}`);
-            const hits = new Float64Array(34);
-            for (let i = 0; i < WORLDS; i++) {
-              const h = sampleWorld(view, rng, world, opts).hands[o]!;
-              for (let x = 0; x < 34; x++) if (h.counts[x]! < 4 && h.winsWith(x)) hits[x]!++;
-            }
-            const r = tally[v]!;
-            for (let x = 0; x < 34; x++) {
-              if (view.visible(x) + view.hand[x]! >= 4) continue; // no copy left to deal in
-              if (real.has(x)) (r.waits++, (r.onWaits += hits[x]! / WORLDS), (r.log += Math.log((hits[x]! + 0.5) / (WORLDS + 1))));
-              else (r.others++, (r.onOthers += hits[x]! / WORLDS));
-            }
-          });
+  everyThirdTurn((t, view, s, k, turn) => {
+    for (let o = 0; o < 4; o++) {
+      if (o === s || view.discardCount(o) === 0) continue;
+      misfit(t.hands[o]!, view, o, misfits[0]!);
+      variants.forEach(([name, opts], v) => misfit(sampleWorld(view, makeRng(`search-diag misfit ${name} ${k} ${turn} ${o}`), world, opts).hands[o]!, view, o, misfits[v + 1]!));
+      if (!view.isReady(o)) continue;
+      seats++;
+      const real = new Set(t.hands[o]!.waits());
+      variants.forEach(([name, opts], v) => {
+        const rng = makeRng(`search-diag waits ${name} ${k} ${turn} ${o}`);
+        const hits = new Float64Array(34);
+        for (let i = 0; i < WORLDS; i++) {
+          const h = sampleWorld(view, rng, world, opts).hands[o]!;
+          for (let x = 0; x < 34; x++) if (h.counts[x]! < 4 && h.winsWith(x)) hits[x]!++;
         }
-      }
-      t.apply(s, g.decide(t.view(s), Array.from(t.legalOf(s))));
+        const r = tally[v]!;
+        for (let x = 0; x < 34; x++) {
+          if (view.visible(x) + view.hand[x]! >= 4) continue; // no copy left to deal in
+          if (real.has(x)) (r.waits++, (r.onWaits += hits[x]! / WORLDS), (r.log += Math.log((hits[x]! + 0.5) / (WORLDS + 1))));
+          else (r.others++, (r.onOthers += hits[x]! / WORLDS));
+        }
+      });
     }
-  }
+  });
   console.log(`search-diag waits: profile ${rules.name}, ${HANDS} greedy hands, ${seats} declared-ready seats at every 3rd turn, ${WORLDS} worlds each`);
   variants.forEach(([name], v) => {
     const r = tally[v]!;
