@@ -1127,19 +1127,15 @@ function armAcc(a: number, p: string, info: RunInfo, model: LuckModel | undefine
   return acc;
 }
 
-/**
- * The luck's sums of the hands before `src.endDeal`, read from the file (`looks`: a stop rule's, so
- * that `sums(k + 1)` holds look k's deals; `cv`: with the adjusted estimates' sums).
- */
-async function luckFromFile(src: HandSource, info: RunInfo, looks: readonly number[], cv: boolean): Promise<LuckFitFeed> {
-  return luckFeed(src, info, looks, cv ? cvKind(info.seating) : false);
-}
-
 /** The cv sums a run of `seating` makes (LuckFitFeed's `cv`, but in a league: none). */
 export function cvKind(seating: string | undefined): 'pairs' | 'bots' {
   return (seating ?? 'fixed') === 'fixed' ? 'bots' : 'pairs';
 }
 
+/**
+ * The luck's sums of the hands before `src.endDeal`, read from the file (`looks`: a stop rule's, so
+ * that `sums(k + 1)` holds look k's deals; `cv`: which adjusted estimates' sums, or none).
+ */
 async function luckFeed(src: HandSource, info: RunInfo, looks: readonly number[], cv: 'pairs' | 'bots' | false): Promise<LuckFitFeed> {
   const feed = new LuckFitFeed(undefined, seatingsReplay(info.seating), looks, cv, src.endDeal ?? Infinity);
   for await (const rb of src.batches()) if (!feed.addRows(recordBatchView(rb))) break;
@@ -1158,7 +1154,7 @@ async function analyzeHands(src: HandSource, info: RunInfo, narrowing: boolean, 
   const rows = info.luck && (byRows || !!info.league);
   if (info.luck && !sums?.cv && !rows) sums = (await luckFeed(src, info, [], pairsWanted ? 'pairs' : cvKind(info.seating))).sums();
   let model: LuckModel | undefined;
-  if (rows) model = sums?.model ?? (await luckFromFile(src, info, [], false)).fit();
+  if (rows) model = sums?.model ?? (await luckFeed(src, info, [], false)).fit();
   const narrow = narrowing && replays && !info.league;
   let arms = new Map<number, ArmAcc>();
   let leagues = new Map<number, LeagueAcc>();
@@ -1272,7 +1268,7 @@ export async function summarize(handsPath: string, winsPath: string, fed?: { rea
   if (fed?.rows && luck && !fed.luck) throw new Error('summary: rows fed with luck on need the luck sums fed too');
   // The luck's sums, per segment of a stop rule's looks: the run's, or read from the file.
   let feed = fed?.luck;
-  if (luck && !feed && !opts.byRows) feed = await luckFromFile(src, info, experiment?.stop ? lookPlan(info, undefined) : [], !info.league);
+  if (luck && !feed && !opts.byRows) feed = await luckFeed(src, info, experiment?.stop ? lookPlan(info, undefined) : [], info.league ? false : cvKind(info.seating));
   const { arms, narrow, leagues } = await analyzeHands(src, info, true, feed?.sums(), fed?.rows, opts.byRows);
 
   let patterns = new Map<number, PatternAcc>();
