@@ -29,6 +29,7 @@ import { LeagueAcc, type LeagueSummary, type PairTest } from './league.js';
 import { LUCK_FOLDS, LUCK_REGRESSORS, luckFold, LuckModel, luckRegressors, modelKey, type FoldTransfer } from './luckfit.js';
 import { decide, STOP_METHOD, stopDesign, type Look, type Verdict } from './sequential.js';
 import { stopLooks } from '../experiment/experiment.js';
+import { FIRST_LUCK_COLUMN, LUCK_W } from '../results/records.js';
 import { ClusterStat, doubled, eventFloor, ESTIMATORS, holm, MeanStat, noEstimate, SparseClusters, t975, tTestP, withinRange, type Estimate, type Floor } from './stats.js';
 
 /** summary.json's format tag; bumped whenever a field changes meaning or goes. */
@@ -774,7 +775,7 @@ export interface HandSource {
 
 /** Whether a hands batch holds the luck feature columns. */
 function hasFeatures(rb: RecordBatch): boolean {
-  return rb.getChild(`luck_0_${LUCK_FEATURES[0]}`) !== null;
+  return rb.getChild(FIRST_LUCK_COLUMN) !== null;
 }
 
 /** Every row of the hands before `src.endDeal`, in order, to its arm's pass (made by `make` on first sight, behind a Distinct). */
@@ -791,14 +792,17 @@ interface RowsView {
   readonly rows: number;
   num(name: string): ArrayLike<number>;
   str(name: string): readonly string[];
+  /** The rows' luck features as a job keeps them beside its rows (records.ts FeatureRows), read instead of the columns. */
+  readonly feats?: Float32Array;
 }
 
 function recordBatchView(rb: RecordBatch): RowsView {
   return { rows: rb.numRows, num: (n) => rb.getChild(n)!.toArray() as ArrayLike<number>, str: (n) => utf8Values(rb, n) };
 }
 
-/** A batch as a job made it (`specs`: its columns). */
-function batchView(b: Batch, specs: readonly ColumnSpec[]): RowsView {
+/** A batch as a job made it (`specs`: its columns; `feats`: its luck features, JobResult `luckFeatures`). */
+function batchView(b: Batch, specs: readonly ColumnSpec[], feats?: Float32Array): RowsView {
+  if (feats && feats.length !== b.rows * LUCK_W) throw new Error(`summary: ${feats.length} luck feature values for ${b.rows} rows of ${LUCK_W}`);
   const at = (name: string): number => {
     const i = specs.findIndex((c) => c.name === name);
     if (i < 0) throw new Error(`summary: no column ${name}`);
@@ -806,6 +810,7 @@ function batchView(b: Batch, specs: readonly ColumnSpec[]): RowsView {
   };
   return {
     rows: b.rows,
+    ...(feats ? { feats } : {}),
     num: (n) => b.columns[at(n)] as ArrayLike<number>,
     str: (n) => {
       const u = b.columns[at(n)] as Utf8Column;
@@ -817,7 +822,7 @@ function batchView(b: Batch, specs: readonly ColumnSpec[]): RowsView {
 /** Rows of hands.arrow, batch by batch in file order, to the passes of their arms (each behind a Distinct), up to deal `end`. */
 class RowReader {
   private readonly r: Row = { deal: 0, seating: 0, hand: 0, bots: ['', '', '', ''], outcome: '', winners: 0, discarder: 0, deltas: [0, 0, 0, 0], tai: [0, 0, 0, 0], features: null };
-  private readonly features = new Float64Array(4 * LUCK_F);
+  private readonly features = new Float64Array(LUCK_W);
   constructor(
     private readonly luck: boolean,
     private readonly replays: boolean,
@@ -841,8 +846,9 @@ class RowReader {
     const bots = SEATS.map((s) => v.str(`bot_${s}`));
     const deltas = SEATS.map((s) => v.num(`delta_${s}`));
     const tai = SEATS.map((s) => v.num(`tai_${s}`));
-    const feat = this.luck ? SEATS.flatMap((s) => LUCK_FEATURES.map((f) => v.num(`luck_${s}_${f}`))) : null;
-    r.features = feat ? features : null;
+    const rowFeats = this.luck ? v.feats : undefined;
+    const feat = this.luck && !rowFeats ? SEATS.flatMap((s) => LUCK_FEATURES.map((f) => v.num(`luck_${s}_${f}`))) : null;
+    r.features = this.luck ? features : null;
     for (let i = 0; i < v.rows; i++) {
       if (deal[i]! >= end) return false;
       const a = arm[i]!;
@@ -859,7 +865,8 @@ class RowReader {
         r.deltas[s] = deltas[s]![i]!;
         r.tai[s] = tai[s]![i]!;
       }
-      if (feat) for (let j = 0; j < 4 * LUCK_F; j++) features[j] = feat[j]![i]!;
+      if (rowFeats) for (let j = 0, o = i * LUCK_W; j < LUCK_W; j++) features[j] = rowFeats[o + j]!;
+      else if (feat) for (let j = 0; j < LUCK_W; j++) features[j] = feat[j]![i]!;
       pass.row(r);
     }
     return true;
@@ -1007,10 +1014,13 @@ export class LuckFitFeed {
     this.reader = new RowReader(true, replays, this.passes, (a) => new FitPass(a, model, this.cv ? { sums: this.cv, seg } : undefined), end);
   }
 
-  /** The next rows of hands.arrow (whole deals: a deal's rows never straddle two calls and a merge). */
-  add(b: Batch): void {
+  /**
+   * The next rows of hands.arrow (whole deals: a deal's rows never straddle two calls and a merge),
+   * their luck features from `feats` (a job's, JobResult `luckFeatures`) when given, else from the rows' columns.
+   */
+  add(b: Batch, feats?: Float32Array): void {
     if (!this.specs) throw new Error('LuckFitFeed: no columns to read batches with');
-    this.addRows(batchView(b, this.specs));
+    this.addRows(batchView(b, this.specs, feats));
   }
 
   /** The next rows, in whatever form (false once they reach the feed's end deal). */

@@ -26,7 +26,7 @@ import { readJsonFile } from '../io/files.js';
 import { LEAGUE_MAX, LEAGUE_MIN, leagueDesign } from './design.js';
 
 /** The extra record files a run can write (`record`). */
-export const RECORD_KINDS = ['decisions'] as const;
+export const RECORD_KINDS = ['decisions', 'luck-features'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 /** How bots are seated for each deal. See `seatings()`. */
@@ -98,8 +98,9 @@ export interface Experiment {
   /** Stop when decided; absent: play every deal. */
   readonly stop?: StopRule;
   /**
-   * Extra record files the run writes: `decisions` → decisions.arrow (one row per decision a bot
-   * was asked: its observation, legal actions and answer; results/README.md). Absent: none.
+   * Extra records the run writes: `decisions` → decisions.arrow (one row per decision a bot
+   * was asked: its observation, legal actions and answer; results/README.md); `luck-features` → the
+   * 164 luck feature columns in hands.arrow (luck on; results/README.md). Absent: none.
    */
   readonly record?: readonly RecordKind[];
   /** Where the experiment came from (for messages); not part of the output. */

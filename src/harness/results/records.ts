@@ -8,6 +8,7 @@ import type { Meld, WinFacts } from '../../rules/types.js';
 import type { HandResult } from '../../engine/types.js';
 import { LUCK_F, LUCK_FEATURES } from '../../engine/index.js';
 import { BatchBuilder, type ColumnSpec } from '../io/columns.js';
+import { isLeague } from '../experiment/experiment.js';
 
 const SEATS = [0, 1, 2, 3] as const;
 
@@ -43,9 +44,9 @@ const BASE_HAND_COLUMNS: readonly ColumnSpec[] = [
 ];
 
 /**
- * hands.arrow: every column it may hold, the luck features last. A run with luck off writes only
- * the columns before them (`handColumns`): 164 columns of zeros would be five sixths of its bytes.
- * Readers take this list: a file without the features reads them as 0 (`absentAs`).
+ * hands.arrow: every column it may hold, the luck features last. A run writes the columns before
+ * them, and the features only when it records them (`recordsLuckFeatures`): 164 columns would be
+ * five sixths of its bytes. Readers take this list: a file without the features reads them as 0 (`absentAs`).
  */
 export const HAND_COLUMNS: readonly ColumnSpec[] = [
   ...BASE_HAND_COLUMNS,
@@ -53,15 +54,40 @@ export const HAND_COLUMNS: readonly ColumnSpec[] = [
     LUCK_FEATURES.map((f) => ({
       name: luckColumn(s, f),
       kind: 'f32' as const,
-      doc: `chance-event feature ${f} of seat ${s} over the hand (src/engine/luck.ts; docs/experiments.md "Luck-adjusted comparisons"): a sum of terms each of conditional mean exactly 0 whatever the bots do; absent when the run had luck off (read as 0)`,
+      doc: `chance-event feature ${f} of seat ${s} over the hand (src/engine/luck.ts; docs/experiments.md "Luck-adjusted comparisons"): a sum of terms each of conditional mean exactly 0 whatever the bots do; absent when the run did not record them (read as 0)`,
       absentAs: 0,
     })),
   ),
 ];
 
-/** The columns hands.arrow holds in a run of experiment `e`: the same order, the luck features only when its luck accounting is on (`luck` not false). */
-export function handColumns(e: { readonly luck?: unknown }): readonly ColumnSpec[] {
-  return e.luck === false ? BASE_HAND_COLUMNS : HAND_COLUMNS;
+/**
+ * Whether a run with luck on records the luck features in hands.arrow without being asked
+ * (`"record": ["luck-features"]`). Its summary does not need them: the luck's sums are made where
+ * the hands are played (summary.ts LuckFitFeed).
+ */
+export const LUCK_FEATURES_BY_DEFAULT = true;
+
+/**
+ * Whether a run of experiment `e` writes the luck features to hands.arrow: luck on, and asked for
+ * (`record`), by default (`LUCK_FEATURES_BY_DEFAULT`), or a league (whose ratings read each deal's luck from the rows).
+ */
+export function recordsLuckFeatures(e: { readonly luck?: unknown; readonly record?: readonly string[]; readonly bots?: readonly unknown[] }): boolean {
+  if (e.luck === false) return false;
+  return LUCK_FEATURES_BY_DEFAULT || e.record?.includes('luck-features') === true || (e.bots !== undefined && isLeague({ bots: e.bots as never }));
+}
+
+/** The columns hands.arrow holds in a run of experiment `e`: the same order, the luck features only when it records them (`recordsLuckFeatures`). */
+export function handColumns(e: Parameters<typeof recordsLuckFeatures>[0]): readonly ColumnSpec[] {
+  return recordsLuckFeatures(e) ? HAND_COLUMNS : BASE_HAND_COLUMNS;
+}
+
+/** The first luck feature column: a file holds all 164 or none. */
+export const FIRST_LUCK_COLUMN = luckColumn(0, LUCK_FEATURES[0]!);
+
+/** The columns of a hands.arrow whose schema has the fields `names`: with the luck features or without (whatever its experiment, its format or the default of the version that wrote it). */
+export function handColumnsIn(names: Iterable<string>): readonly ColumnSpec[] {
+  for (const n of names) if (n === FIRST_LUCK_COLUMN) return HAND_COLUMNS;
+  return BASE_HAND_COLUMNS;
 }
 
 /** wins.arrow: one row per winner. */
@@ -150,8 +176,43 @@ export function setSeatPlace(
   b.set(row, col.bot!, at.bots[seat]!);
 }
 
-/** Append the rows of one hand: one to `hands`, one per winner to `wins`. */
-export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoords, r: HandResult): void {
+/** Values a row of FeatureRows: every seat's luck features. */
+export const LUCK_W = 4 * LUCK_F;
+
+/**
+ * The luck features of a job's hands, one row a hand (seat s's feature f at s·LUCK_F + f), as float32
+ * like their columns: what the luck's sums are made from, whether hands.arrow holds the features or not.
+ * One array, grown by doubling: nothing allocated per hand.
+ */
+export class FeatureRows {
+  private data: Float32Array;
+  private rows = 0;
+  constructor(expectedRows: number) {
+    this.data = new Float32Array(Math.max(16, expectedRows) * LUCK_W);
+  }
+
+  /** The next hand's features (`r.luckFeatures`; undefined: zeros, as its columns would read). */
+  add(f: Float64Array | undefined): void {
+    if ((this.rows + 1) * LUCK_W > this.data.length) {
+      const next = new Float32Array(2 * this.data.length);
+      next.set(this.data);
+      this.data = next;
+    }
+    if (f) this.data.set(f, this.rows * LUCK_W); // float64 → float32 as a column's build converts them
+    this.rows++;
+  }
+
+  /** The rows so far (a copy trimmed to length: transferable). */
+  build(): Float32Array {
+    return this.data.slice(0, this.rows * LUCK_W);
+  }
+}
+
+/**
+ * Append the rows of one hand: one to `hands`, one per winner to `wins`; its luck features to
+ * `features` (when given) and to hands' columns (when it has them: `handColumns`).
+ */
+export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoords, r: HandResult, features?: FeatureRows): void {
   const row = hands.addRow();
   hands.set(row, H.deal!, at.deal);
   hands.set(row, H.arm!, at.arm);
@@ -180,7 +241,8 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
   for (const w of r.winners) hands.set(row, TAI_COL[w.seat]!, w.tai);
   hands.set(row, H.cut_short!, at.cutShort);
   const F = r.luckFeatures;
-  if (F) hands.setNonZero(row, LUCK_COL, F);
+  if (F && hands.specs.length === HAND_COLUMNS.length) hands.setNonZero(row, LUCK_COL, F);
+  features?.add(F);
 
   for (const w of r.winners) {
     const wr = wins.addRow();

@@ -19,7 +19,7 @@ import type { LuckTransfer } from '../analysis/summary.js';
 import { botBase, botCommand, firstSeating, replaySpecs, resolvePath, seatingPlan, type Experiment, type ReplaySpecs, type SeatingPlan } from '../experiment/experiment.js';
 import { faultMessage, replayCommand } from '../experiment/replay.js';
 import { playInterleaved, program, TableFault, type InterleaveStats, type Play, type Player } from './tables.js';
-import { appendHand, newBuilders, type HandCoords } from '../results/records.js';
+import { appendHand, FeatureRows, newBuilders, type HandCoords } from '../results/records.js';
 import { newDecisionBuilder, PlayDecisions } from '../results/decisions.js';
 import { luckAccount, referenceLuckWeights } from '../experiment/luck.js';
 import { idle, markPlay, timed, useSlot } from '../players/watchdog.js';
@@ -57,6 +57,8 @@ export interface JobResult {
   readonly decisions?: Batch;
   /** Hands played. */
   readonly played: number;
+  /** With luck on, the hands' luck features (records.ts FeatureRows: a row a hand of `hands`), whether `hands` holds them or not: the luck's sums are made from these. */
+  readonly luckFeatures?: Float32Array;
   /** The luck's sums of `hands` (the fit's and the adjusted estimates': summary.ts LuckFitFeed `transfer`), when a worker made them (`Job.fitLuck`). */
   readonly luckFit?: LuckTransfer;
   /** The rows as the journals' record-batch messages (`encodeJournalBatch`), when a worker encoded them. */
@@ -159,7 +161,9 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
   const res = await resolveExperiment(e);
   useSlot(job.slot);
   const plays = job.deals * res.profiles.length * res.plan.perDeal;
-  const { hands, wins } = newBuilders(e.unit === 'hands' ? plays : plays * 20, e);
+  const expected = e.unit === 'hands' ? plays : plays * 20;
+  const { hands, wins } = newBuilders(expected, e);
+  const features = e.luck === false ? undefined : new FeatureRows(expected);
   // decisions.arrow: each play's decisions, collected while it runs, written with its result.
   const decisions = e.record?.includes('decisions') ? newDecisionBuilder() : undefined;
   // Its luck column weights the hand's luck features by the reference weights of each arm (no run-fitted weights exist yet while the run plays).
@@ -193,13 +197,13 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
     at.hand = 0;
     at.cutShort = false;
     if ('outcome' in r) {
-      appendHand(hands, wins, at, r);
+      appendHand(hands, wins, at, r, features);
       played++;
     } else {
       at.cutShort = r.cutShort;
       r.hands.forEach((h: HandResult, i: number) => {
         at.hand = i;
-        appendHand(hands, wins, at, h);
+        appendHand(hands, wins, at, h, features);
       });
       played += r.hands.length;
     }
@@ -268,7 +272,7 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
       return fault(err.error, err.play.deal, err.play.arm, err.play.seating);
     }
     idle();
-    return { index: job.index, hands: hands.build(), wins: wins.build(), ...(decisions ? { decisions: decisions.build() } : {}), played };
+    return { index: job.index, hands: hands.build(), wins: wins.build(), ...(decisions ? { decisions: decisions.build() } : {}), ...(features ? { luckFeatures: features.build() } : {}), played };
   }
 
   // Luck accounting (src/engine/luck.ts), one account per arm with its profile's weights.
@@ -297,5 +301,5 @@ export async function runJob(job: Job, signal?: AbortSignal, stats?: InterleaveS
     }
   }
   idle();
-  return { index: job.index, hands: hands.build(), wins: wins.build(), ...(decisions ? { decisions: decisions.build() } : {}), played };
+  return { index: job.index, hands: hands.build(), wins: wins.build(), ...(decisions ? { decisions: decisions.build() } : {}), ...(features ? { luckFeatures: features.build() } : {}), played };
 }

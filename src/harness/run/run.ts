@@ -396,10 +396,11 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
     // The summary's passes take the rows as they are written, too: the luck-adjusted estimates come
     // from the sums (but a league's, whose ratings read each deal's luck back from the rows).
     const rowsFeed = !shard && (e.luck === false || !league) ? new SummaryFeed(metadata(e, 'hands', profiles), handCols, WIN_COLUMNS, e.luck !== false) : undefined;
-    const appendHands = (b: Batch, luckFit?: JobResult['luckFit']): void => {
+    /** Rows to hands.arrow and the summary's feeds: the luck's sums of a worker's job (`luckFit`), or made here from the job's luck features (or, without them, the rows' feature columns). */
+    const appendHands = (b: Batch, luckFit?: JobResult['luckFit'], luckFeatures?: Float32Array): void => {
       hOut.append(b);
       if (luckFit) fitFeed?.merge(luckFit);
-      else fitFeed?.add(b);
+      else fitFeed?.add(b, luckFeatures);
       rowsFeed?.hands(b);
     };
     const appendWins = (b: Batch): void => {
@@ -460,7 +461,7 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
         }
         hJ.append(r.hands, r.journal?.hands);
         wJ.append(r.wins, r.journal?.wins);
-        appendHands(r.hands, r.luckFit);
+        appendHands(r.hands, r.luckFit, r.luckFeatures);
         appendWins(r.wins);
         if (dOut) {
           decisionsJ!.append(r.decisions!);

@@ -82,8 +82,10 @@ export default async function work(job: Job): Promise<unknown> {
   deferred = undefined;
   // The journals' record batches are encoded here, beside the play, not on the main thread; so are
   // the luck fit's sums of the rows (exact: merged on the main thread, the same bits as its own).
+  // The luck features stay here: the sums are made from them (not sent back: the main thread has no use for them).
+  const { luckFeatures, ...rows } = played;
   const cols = handColumns(job.experiment);
-  const result: JobResult = played.error ? played : { ...played, journal: { hands: encodeJournalBatch(cols, played.hands), wins: encodeJournalBatch(WIN_COLUMNS, played.wins) }, ...(job.fitLuck ? { luckFit: luckFitOf(job, cols, played) } : {}) };
+  const result: JobResult = rows.error ? rows : { ...rows, journal: { hands: encodeJournalBatch(cols, rows.hands), wins: encodeJournalBatch(WIN_COLUMNS, rows.wins) }, ...(job.fitLuck ? { luckFit: luckFitOf(job, cols, rows.hands, luckFeatures) } : {}) };
   return move({
     get [transferableSymbol]() {
       const j = result.journal ? [result.journal.hands.buffer as ArrayBuffer, result.journal.wins.buffer as ArrayBuffer] : [];
@@ -97,10 +99,10 @@ export default async function work(job: Job): Promise<unknown> {
   } as never);
 }
 
-/** The luck's sums of a job's rows (the fit's and, but in a league, the adjusted estimates'), as the run's own feed would make them from the same rows. */
-function luckFitOf(job: Job, cols: ReturnType<typeof handColumns>, played: JobResult): LuckTransfer {
+/** The luck's sums of a job's rows (the fit's and, but in a league, the adjusted estimates'), as the run's own feed would make them from the same rows and features. */
+function luckFitOf(job: Job, cols: ReturnType<typeof handColumns>, hands: JobResult['hands'], features: Float32Array | undefined): LuckTransfer {
   const e = job.experiment;
   const feed = new LuckFitFeed(cols, seatingsReplay(e.seating), stopLooks(e), !isLeague(e) && cvKind(e.seating));
-  feed.add(played.hands);
+  feed.add(hands, features);
   return feed.transfer();
 }

@@ -189,7 +189,7 @@ describe('decisions.arrow', () => {
   it('a bad --record is one line, exit 2', () => {
     const r = tw16(['run', exp, '--out', join(base, 'bad'), '--record', 'decisons']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^tw16: --record: expected decisions \(comma-separated\), got "decisons"\n$/);
+    expect(r.err).toMatch(/^tw16: --record: expected decisions or luck-features \(comma-separated\), got "decisons"\n$/);
   });
 
   it.skipIf(!HAS_PYTHON)("bot programs' decisions too, the same bytes with one table or many", () => {
