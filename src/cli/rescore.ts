@@ -30,6 +30,7 @@ export function formatRescore(r: RescoreSummary, outDir: string): string {
     for (const w of r.noLongerWinsList) out.push(`  deal ${w.deal} arm ${w.arm} seating ${w.seating} hand ${w.hand} (key ${w.handKey}) seat ${w.seat}: ${w.tai} tai`);
     if (r.noLongerWins > r.noLongerWinsList.length) out.push(`  … and ${n(r.noLongerWins - r.noLongerWinsList.length)} more`);
   }
+  if (r.luck === 'raw') out.push(`${r.from} holds no luck features (a run records them with "record": ["luck-features"]): the rescored intervals are raw, not luck-adjusted.`);
   out.push(
     `What a rescore cannot know: every hand is as played under ${played}: who won, on which tile, and every claim and discard before. ` +
       `Under ${r.profile} play could have gone otherwise, and where a win no longer qualifies play would have gone on; ` +

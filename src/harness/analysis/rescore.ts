@@ -22,8 +22,8 @@ import { PATTERN_IDS, type PatternId, type Wind } from '../../rules/types.js';
 import { ArrowTableWriter } from '../io/arrow.js';
 import { encodeStrings, keepRows, type Batch } from '../io/columns.js';
 import { io, writeAtomic } from '../io/files.js';
-import { readBatches, readMetadata, toBatch } from '../io/read.js';
-import { HAND_COLUMNS, handColumns, WIN_COLUMNS } from '../results/records.js';
+import { readBatches, readMetadata, readSchema, toBatch } from '../io/read.js';
+import { HAND_COLUMNS, handColumnsIn, WIN_COLUMNS } from '../results/records.js';
 import { withDirLock } from '../results/lock.js';
 import { commitResult, hasManifest, MANIFEST, openResult, withStaging, type Manifest } from '../results/resultdir.js';
 import { noEstimate, type Estimate } from './stats.js';
@@ -61,6 +61,12 @@ export interface RescoreSummary {
   /** Hands left with no winner by them: outcome `void`. */
   readonly voidHands: number;
   readonly noLongerWinsList: readonly { deal: number; arm: number; seating: number; hand: number; handKey: number; seat: number; tai: number }[];
+  /**
+   * The rescored summary's luck-adjusted estimates: `adjusted` (the run recorded the luck features:
+   * refitted on the rescored points), `raw` (luck on, but hands.arrow holds no features: its intervals
+   * are raw only) or `off` (the run had luck off).
+   */
+  readonly luck: 'adjusted' | 'raw' | 'off';
 }
 
 /** Cursor over the win rows of a file, batch by batch; finished (edited) batches go to `sink`. */
@@ -179,7 +185,7 @@ async function rescoreInto(from: string, rulesSpec: string, profile: Profile, ou
   const handsPath = join(from, 'hands.arrow');
   const winsPath = join(from, 'wins.arrow');
   if (!force && hasManifest(outDir)) throw new UsageError(`${outDir}: holds a complete result (${MANIFEST}); replace it with --force, or choose another --out`);
-  const meta = await readMetadata(handsPath);
+  const { metadata: meta, fields } = await readSchema(handsPath);
   // Each file must be this run's: a manifest re-hashed over another run's file lists it as its own.
   for (const [path, m] of [[handsPath, meta], [winsPath, await readMetadata(winsPath)]] as const) {
     if (m.get('tw16.experiment') !== JSON.stringify(source.experiment) || m.get('tw16.version') !== source.version) {
@@ -187,8 +193,9 @@ async function rescoreInto(from: string, rulesSpec: string, profile: Profile, ou
     }
   }
   const experiment = JSON.parse(meta.get('tw16.experiment') ?? '{}') as { stakes?: { base: number; perTai: number }; luck?: boolean };
-  // The rows keep their columns: the luck features only when the run had luck on.
-  const handCols = handColumns(experiment);
+  // The rows keep their columns: the luck features when the file has them (whatever its format's default).
+  const handCols = handColumnsIn(fields);
+  const luck = experiment.luck === false ? 'off' : handCols === HAND_COLUMNS ? 'adjusted' : 'raw';
   const base = experiment.stakes?.base ?? profile.base;
   const perTai = experiment.stakes?.perTai ?? profile.perTai;
   const armCount = JSON.parse(meta.get('tw16.profiles') ?? '[]').length as number;
@@ -320,6 +327,7 @@ async function rescoreInto(from: string, rulesSpec: string, profile: Profile, ou
       noLongerWins: noLonger,
       voidHands,
       noLongerWinsList: list,
+      luck,
     };
     writeAtomic(join(staging, 'rescore.json'), `${JSON.stringify(summary, null, 2)}\n`);
     writeAtomic(join(staging, 'summary.json'), `${JSON.stringify(s, null, 2)}\n`);

@@ -134,11 +134,16 @@ export async function* scanBatches(path: string): AsyncGenerator<RecordBatch> {
 
 /** The schema metadata of an Arrow file. */
 export async function readMetadata(path: string): Promise<Map<string, string>> {
+  return (await readSchema(path)).metadata;
+}
+
+/** The schema of an Arrow file: its metadata and its fields' names, in order. */
+export async function readSchema(path: string): Promise<{ metadata: Map<string, string>; fields: string[] }> {
   const handle = await ioAsync(path, 'open', () => open(path, 'r'));
   try {
     const reader = await RecordBatchReader.from(handle);
     await reader.open();
-    return new Map(reader.schema.metadata);
+    return { metadata: new Map(reader.schema.metadata), fields: reader.schema.fields.map((f) => f.name) };
   } catch (err) {
     throw unreadable(path, err);
   } finally {

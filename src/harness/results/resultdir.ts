@@ -16,7 +16,12 @@ import { rangeText, shardName, type ShardRecord } from '../experiment/shard.js';
 /** The manifest's file name, and the staging directory's. */
 export const MANIFEST = 'manifest.json';
 export const STAGING = '.tw16-staging';
-const FORMAT = 'tw16-result-1';
+/**
+ * The manifest's format. 2: hands.arrow of a run with luck on may hold no luck feature columns
+ * (records.ts `recordsLuckFeatures`); in 1 it held them whenever luck was on. Both are read.
+ */
+const FORMAT = 'tw16-result-2';
+const FORMATS_READ: readonly string[] = ['tw16-result-1', FORMAT];
 
 /** One file of a result. */
 export interface ManifestFile {
@@ -27,7 +32,7 @@ export interface ManifestFile {
 
 /** `manifest.json`. */
 export interface Manifest {
-  readonly format: typeof FORMAT;
+  readonly format: string;
   /** `run` (tw16 run, tw16 merge), `rescore` (tw16 rescore) or `shard` (tw16 run --shard: one deal range of a run, for tw16 merge). */
   readonly kind: 'run' | 'rescore' | 'shard';
   /** The tw16 version that wrote the files. */
@@ -100,12 +105,12 @@ export function readManifest(dir: string): Manifest {
     invalid: 'corrupt, not valid JSON',
   }) as Manifest;
   const ok =
-    m?.format === FORMAT &&
+    FORMATS_READ.includes(m?.format) &&
     Array.isArray(m.files) &&
     m.files.every((f) => typeof f?.name === 'string' && !f.name.includes('/') && Number.isSafeInteger(f.bytes) && /^[0-9a-f]{64}$/.test(String(f.sha256))) &&
     typeof m.replay === 'object' &&
     Array.isArray(m.replay?.rules);
-  if (!ok) throw new InputError(`${file}: not a tw16 result manifest (format "${FORMAT}" with files, sizes and hashes expected)`);
+  if (!ok) throw new InputError(`${file}: not a tw16 result manifest (format ${FORMATS_READ.map((f) => `"${f}"`).join(' or ')} with files, sizes and hashes expected)`);
   return m;
 }
 

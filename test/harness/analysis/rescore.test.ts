@@ -5,12 +5,16 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { tableFromIPC } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { diffResults } from '../../../src/harness/analysis/diff.js';
 import { goldenExperiment } from '../../../src/harness/run/golden.js';
 import { rescoreResults } from '../../../src/harness/analysis/rescore.js';
 import { runExperiment } from '../../../src/harness/run/run.js';
+import { formatRescore } from '../../../src/cli/rescore.js';
+import { readManifest } from '../../../src/harness/results/resultdir.js';
+import { withoutLuckFeatures } from '../../support/strip-luck.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tw16-rescore-'));
 const run = join(dir, 'run');
@@ -136,5 +140,49 @@ describe('tw16 rescore', () => {
       expect(b.taiPerWin.before).toEqual(was.arms[0].bots.find((x: { bot: string }) => x.bot === b.bot).taiPerWin);
       expect(b.taiPerWin.before.estimator).toBe('cluster-ratio-t');
     }
+  });
+
+  it('a run without its luck features is rescored with raw intervals and says so in one line; with them (recorded, or a result of format 1) adjusted as before', async () => {
+    const columns = (d: string) => Object.keys(rows(d, 'hands.arrow')[0]!);
+    const luckCols = (d: string) => columns(d).filter((c) => c.startsWith('luck_'));
+    // With the features (this run records them): the rescored summary is luck-adjusted, its rows keep them, no line.
+    expect(luckCols(run)).toHaveLength(164);
+    const full = await rescoreResults(run, house, join(dir, 'luck-full'));
+    expect(full.luck).toBe('adjusted');
+    expect(luckCols(join(dir, 'luck-full'))).toHaveLength(164);
+    expect(JSON.parse(readFileSync(join(dir, 'luck-full', 'summary.json'), 'utf8')).arms[0].bots.some((b: { pointsPerHandAdjusted: unknown }) => b.pointsPerHandAdjusted !== null)).toBe(true);
+    expect(formatRescore(full, 'x')).not.toMatch(/no luck features/);
+    // The same run without them: raw intervals only, the line saying so, and the rows' other columns the same.
+    const bare = join(dir, 'bare');
+    await withoutLuckFeatures(run, bare);
+    expect(luckCols(bare)).toHaveLength(0);
+    expect((await diffResults(run, bare, 5)).identical).toBe(true); // diff takes both (the features are not the play)
+    const raw = await rescoreResults(bare, house, join(dir, 'bare-house'));
+    expect(raw.luck).toBe('raw');
+    const s = JSON.parse(readFileSync(join(dir, 'bare-house', 'summary.json'), 'utf8'));
+    expect(s.luck).toBe(false);
+    expect(s.arms[0].bots.every((b: { pointsPerHandAdjusted: unknown }) => b.pointsPerHandAdjusted === null)).toBe(true);
+    expect(raw.arms).toEqual(full.arms); // the raw comparison is the same
+    const lines = formatRescore(raw, 'x').split('\n').filter((l) => /no luck features/.test(l));
+    expect(lines).toEqual([`${bare} holds no luck features (a run records them with "record": ["luck-features"]): the rescored intervals are raw, not luck-adjusted.`]);
+    expect(rows(join(dir, 'bare-house'), 'hands.arrow')).toEqual(rows(join(dir, 'luck-full'), 'hands.arrow').map((h) => Object.fromEntries(Object.entries(h).filter(([k]) => !k.startsWith('luck_')))));
+    // A stored result of format 1 (test/fixtures/result-format-1: written by 0.4.1 before the format bump, features in hands.arrow): adjusted, its features kept.
+    const stored = fileURLToPath(new URL('../../fixtures/result-format-1', import.meta.url));
+    expect(readManifest(stored).format).toBe('tw16-result-1');
+    const old = await rescoreResults(stored, house, join(dir, 'stored-house'));
+    expect(old.luck).toBe('adjusted');
+    expect(JSON.parse(readFileSync(join(dir, 'stored-house', 'summary.json'), 'utf8')).luck).toBe(true);
+    expect(readManifest(join(dir, 'stored-house')).format).toBe('tw16-result-2');
+    const before = rows(stored, 'hands.arrow');
+    const after = rows(join(dir, 'stored-house'), 'hands.arrow');
+    expect(luckCols(join(dir, 'stored-house'))).toHaveLength(164);
+    expect(after.map((h) => [h.luck_2_deal, h.luck_1_improve1])).toEqual(before.map((h) => [h.luck_2_deal, h.luck_1_improve1]));
+    expect(before.some((h) => h.luck_2_deal !== 0)).toBe(true);
+    // Luck off: nothing to adjust, no line.
+    const off = join(dir, 'off');
+    await runExperiment({ experiment: { ...goldenExperiment('p0'), deals: 40, luck: false }, outDir: off, workers: 0 });
+    const offR = await rescoreResults(off, house, join(dir, 'off-house'));
+    expect(offR.luck).toBe('off');
+    expect(formatRescore(offR, 'x')).not.toMatch(/no luck features/);
   });
 });
