@@ -3,7 +3,7 @@
  * run beside this checkout, and the median of their samples.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,4 +52,15 @@ export function timedNode(args: readonly string[], cwd?: string): Timed {
   const wall = (performance.now() - t0) / 1000;
   const m = /TW16TIME ([\d.]+) ([\d.]+)\n?$/.exec(r.stderr ?? '');
   return { wall, cpu: m ? Number(m[1]) + Number(m[2]) : NaN, status: r.status, stdout: r.stdout ?? '', stderr: m ? r.stderr.slice(0, m.index) : (r.stderr ?? '') };
+}
+
+/** Bytes of the files under `dir`, subdirectories included. */
+export function dirBytes(dir: string): number {
+  let n = 0;
+  for (const f of readdirSync(dir)) {
+    const p = join(dir, f);
+    const s = statSync(p);
+    n += s.isDirectory() ? dirBytes(p) : s.size;
+  }
+  return n;
 }

@@ -19,10 +19,10 @@
  * files of the result directory. Trust it only on a quiet machine: the load average is printed.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { here, median, timedNode } from './base.js';
+import { dirBytes, here, median, timedNode } from './base.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, dflt: string): string => {
@@ -67,21 +67,11 @@ function command(kind: 'floor' | 'run', name: string, deals: number, luck: boole
   return kind === 'floor' ? [engine, file, String(deals)] : [tw16, 'run', file, '--out', out, '--quiet', '--workers', String(workers)];
 }
 
-function bytesOf(dir: string): number {
-  let n = 0;
-  for (const f of readdirSync(dir)) {
-    const p = join(dir, f);
-    const s = statSync(p);
-    n += s.isDirectory() ? bytesOf(p) : s.size;
-  }
-  return n;
-}
-
 function timeOnce(cmd: string[], out: string): Sample {
   rmSync(out, { recursive: true, force: true });
   const r = timedNode(cmd);
   if (r.status !== 0) throw new Error(`${cmd.join(' ')} failed (${r.status}): ${r.stderr}`);
-  const bytes = existsSync(out) ? bytesOf(out) : undefined;
+  const bytes = existsSync(out) ? dirBytes(out) : undefined;
   rmSync(out, { recursive: true, force: true });
   return { wall: r.wall, cpu: r.cpu, ...(bytes !== undefined ? { bytes } : {}) };
 }
