@@ -20,6 +20,7 @@
  *   only the deals before it from the journal, so where a run stops is a pure function of the
  *   experiment too; a run that stops early finishes like one that played every deal.
  */
+import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -646,7 +647,8 @@ async function runPool(e: Experiment, resolved: Resolved, jobs: Iterator<Job | B
   const closeChannel = `tw16-close-programs-${process.pid}-${++pools}`;
   const heartbeats = newHeartbeats(inFlightMax);
   const freeSlots = Array.from({ length: inFlightMax }, (_, i) => inFlightMax - 1 - i);
-  const { Piscina } = await import('piscina'); // loaded only by a run that starts a pool
+  // Loaded only by a run that starts a pool; required, not imported (see worker.ts).
+  const { Piscina } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
   const pool = new Piscina({
     filename: workerUrl(),
     minThreads: workers,

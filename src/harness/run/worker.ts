@@ -3,7 +3,7 @@
  * (not copies) its column buffers and those bytes back to the main thread. Workers compute and
  * encode; the main thread plans, orders, writes and hashes.
  */
-import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
+import { createRequire } from 'node:module';
 import { adoptHandTables } from '../../hand/tables.js';
 import { transferables } from '../io/columns.js';
 import { encodeJournalBatch } from '../io/journal.js';
@@ -15,6 +15,10 @@ import { adoptHeartbeats, decidingNow, lastDecisionHere, type StuckDecision } fr
 import { closePrograms } from './tables.js';
 import { adoptChildList } from '../players/children.js';
 
+// piscina is CommonJS: required, not imported. An ESM import of it runs Node's CommonJS export
+// lexer over its sources, whose loop V8 then compiles (on-stack) in the background, per worker: about
+// 0.3 s of CPU for nothing (bench/threads.ts), since piscina's own worker has already required it.
+const { move, transferableSymbol, valueSymbol, workerData } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
 const data = workerData as { handTables?: Parameters<typeof adoptHandTables>[0]; heartbeats?: SharedArrayBuffer; children?: SharedArrayBuffer; closeChannel?: string } | undefined;
 // Hand tables built once by the main thread in shared memory (run.ts): no build per worker.
 if (data?.handTables) adoptHandTables(data.handTables);
