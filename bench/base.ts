@@ -13,7 +13,8 @@ export const here = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 /**
  * `ref` built in $TMPDIR/tw16-ab/<commit> (once: a later call finds it built), with this
- * checkout's node_modules linked in; its short commit and directory.
+ * checkout's node_modules linked in, as `npm run build` builds it (tsc, then the CLI's bundle where
+ * the commit has scripts/bundle.ts); its short commit and directory.
  */
 export function buildAt(ref: string): { readonly commit: string; readonly dir: string } {
   const commit = execFileSync('git', ['-C', here, 'rev-parse', '--short', ref], { encoding: 'utf8' }).trim();
@@ -24,6 +25,8 @@ export function buildAt(ref: string): { readonly commit: string; readonly dir: s
     if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(dir, 'node_modules'));
     console.log(`building ${commit} in ${dir}`);
     execFileSync(process.execPath, [join(here, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { stdio: 'inherit' });
+    const bundle = join(dir, 'dist', 'scripts', 'bundle.js');
+    if (existsSync(bundle)) execFileSync(process.execPath, [bundle], { stdio: 'inherit' });
   }
   return { commit, dir };
 }

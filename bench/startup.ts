@@ -9,7 +9,7 @@
  * each a fresh process, medians of `--runs` rounds (default 5), optionally against a base commit
  * built in a worktree of its own (bench/base.ts), the builds' order alternating between rounds:
  *
- *   npx tsc -p . && flock -o /work/cpu.lock node dist/bench/startup.js [--runs 5] [--base REV] [--workers N]
+ *   npm run build && flock -o /work/cpu.lock node dist/bench/startup.js [--runs 5] [--base REV] [--workers N]
  *
  * `--workers N` passes that to the run (default: none, what a user types). Prints every sample,
  * the medians and, with a base, base / new of each median (> 1: this checkout is faster). The load

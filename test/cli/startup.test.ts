@@ -35,8 +35,18 @@ function traced(args: string[]): { code: number; stdout: string; stderr: string;
   const loaded = text
     .split('\n')
     .filter((u) => u.startsWith('file://'))
-    .map((u) => fileURLToPath(u).slice(ROOT.length).replace(/^node_modules\/((?:@[^/]+\/)?[^/]+)\/.*$/, '$1'));
+    .flatMap((u) => inBundle(fileURLToPath(u).slice(ROOT.length)))
+    .map((f) => f.replace(/^node_modules\/((?:@[^/]+\/)?[^/]+)\/.*$/, '$1'));
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, loaded: [...new Set(loaded)] };
+}
+
+/** A file of the CLI's bundle (dist/cli/, scripts/bundle.ts) stands for the modules in it; any other file for itself. */
+function inBundle(file: string): string[] {
+  if (!file.startsWith('dist/cli/')) return [file];
+  const inputs = JSON.parse(readFileSync(join(ROOT, 'dist/cli/inputs.json'), 'utf8')) as Record<string, string[]>;
+  const modules = inputs[file.slice('dist/cli/'.length)];
+  if (!modules) throw new Error(`${file} is not in dist/cli/inputs.json`);
+  return modules;
 }
 
 /** The command modules among `loaded` (dist/src/cli/NAME.js of a command in commands.ts). */
