@@ -124,6 +124,12 @@ export function toRecordBatch(schema: Schema, specs: readonly ColumnSpec[], batc
   return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: n, children }));
 }
 
+/**
+ * Rows the pending buffers hold at first; they double as rows come, up to the batch's rows (a
+ * run of a few hands does not zero a batch's worth: 65,536 rows of every column, tens of MB).
+ */
+const FIRST_PENDING_ROWS = 1024;
+
 /** Pending rows of one column, up to ROWS_PER_BATCH (strings' bytes, or lists' items, as parts). */
 interface Pending {
   nums: Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | null;
@@ -144,6 +150,8 @@ export class ArrowTableWriter {
   private readonly fd: number;
   private readonly pending: Pending[];
   private pendingRows = 0;
+  /** Rows the pending buffers have room for (FIRST_PENDING_ROWS, doubling up to rowsPerBatch). */
+  private capacity: number;
   private closed = false;
   /** Rows written so far (including pending ones). */
   rowsWritten = 0;
@@ -158,6 +166,7 @@ export class ArrowTableWriter {
     this.schema = arrowSchema(specs, metadata);
     this.fd = io(this.tmpPath, 'create', () => openSync(this.tmpPath, 'w'));
     this.writer.reset(new FdSink(this.fd, this.tmpPath), this.schema);
+    this.capacity = Math.min(rowsPerBatch, FIRST_PENDING_ROWS);
     this.pending = specs.map((s) => this.emptyPending(s));
   }
 
@@ -166,6 +175,7 @@ export class ArrowTableWriter {
     let from = 0;
     while (from < batch.rows) {
       const take = Math.min(batch.rows - from, this.rowsPerBatch - this.pendingRows);
+      if (this.pendingRows + take > this.capacity) this.grow(this.pendingRows + take);
       this.copyRows(batch, from, take);
       from += take;
       if (this.pendingRows === this.rowsPerBatch) this.flush();
@@ -195,8 +205,25 @@ export class ArrowTableWriter {
   }
 
   private emptyPending(spec: ColumnSpec): Pending {
-    if (spec.kind === 'utf8' || spec.kind === 'u16list') return { nums: null, strOffsets: new Int32Array(this.rowsPerBatch + 1), strBytes: [], strLength: 0, listItems: spec.kind === 'u16list' ? [] : null };
-    return { nums: allocate(spec.kind, this.rowsPerBatch * width(spec)), strOffsets: null, strBytes: [], strLength: 0, listItems: null };
+    if (spec.kind === 'utf8' || spec.kind === 'u16list') return { nums: null, strOffsets: new Int32Array(this.capacity + 1), strBytes: [], strLength: 0, listItems: spec.kind === 'u16list' ? [] : null };
+    return { nums: allocate(spec.kind, this.capacity * width(spec)), strOffsets: null, strBytes: [], strLength: 0, listItems: null };
+  }
+
+  /** Room for at least `rows` pending rows (at most rowsPerBatch), the pending ones kept. */
+  private grow(rows: number): void {
+    let capacity = this.capacity;
+    while (capacity < rows) capacity *= 2;
+    this.capacity = Math.min(this.rowsPerBatch, capacity);
+    this.pending.forEach((p, c) => {
+      const fresh = this.emptyPending(this.specs[c]!);
+      if (p.nums) {
+        fresh.nums!.set(p.nums.subarray(0, this.pendingRows * width(this.specs[c]!)) as never);
+        p.nums = fresh.nums;
+      } else {
+        fresh.strOffsets!.set(p.strOffsets!.subarray(0, this.pendingRows + 1));
+        p.strOffsets = fresh.strOffsets;
+      }
+    });
   }
 
   private copyRows(batch: Batch, from: number, count: number): void {
