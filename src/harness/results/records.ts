@@ -226,54 +226,84 @@ export function appendHand(hands: BatchBuilder, wins: BatchBuilder, at: HandCoor
   hands.set(row, H.streak!, r.streak);
   for (const s of SEATS) hands.set(row, BOT_COL[s]!, at.bots[s]!);
   hands.set(row, H.outcome!, r.outcome);
+  // Indexed loops, not for…of: a hand's winners and false wins are arrays of several element kinds
+  // (empty, numbers, objects), and an array iterator met with a new one sent this function back
+  // to the interpreter, to be compiled again (bench/threads.ts: the background threads' work).
+  const winners = r.winners;
   let mask = 0;
-  for (const w of r.winners) mask |= 1 << w.seat;
+  for (let i = 0; i < winners.length; i++) mask |= 1 << winners[i]!.seat;
   hands.set(row, H.winners!, mask);
-  hands.set(row, H.n_winners!, r.winners.length);
+  hands.set(row, H.n_winners!, winners.length);
   let falseMask = 0;
-  for (const s of r.falseWins) falseMask |= 1 << s;
+  for (let i = 0; i < r.falseWins.length; i++) falseMask |= 1 << r.falseWins[i]!;
   hands.set(row, H.false_wins!, falseMask);
   hands.set(row, H.discarder!, r.discarder);
   hands.set(row, H.win_tile!, r.winningTile >= 0 ? tileName(r.winningTile) : '');
   hands.set(row, H.turns!, r.turns);
   hands.set(row, H.wall_left!, r.wallLeft);
   for (const s of SEATS) hands.set(row, DELTA_COL[s]!, r.deltas[s]);
-  for (const w of r.winners) hands.set(row, TAI_COL[w.seat]!, w.tai);
+  for (let i = 0; i < winners.length; i++) hands.set(row, TAI_COL[winners[i]!.seat]!, winners[i]!.tai);
   hands.set(row, H.cut_short!, at.cutShort);
   const F = r.luckFeatures;
   if (F && hands.specs.length === HAND_COLUMNS.length) hands.setNonZero(row, LUCK_COL, F);
   features?.add(F);
 
-  for (const w of r.winners) {
-    const wr = wins.addRow();
-    const f = w.facts;
-    setSeatPlace(wins, wr, W, at, r.handKey, w.seat);
-    wins.set(wr, W.profile!, at.profile);
-    wins.set(wr, W.outcome!, r.outcome);
-    wins.set(wr, W.self_drawn!, f.selfDraw);
-    wins.set(wr, W.ready!, w.ready);
-    wins.set(wr, W.tai!, w.tai);
-    wins.set(wr, W.delta!, r.deltas[w.seat]!);
-    // The patterns it scored (a few), not a lookup of every pattern id: a scored hand's patterns
-    // object has one of many shapes, and 34 keyed reads of mostly absent keys were most of this function.
-    const pats = w.patterns as Readonly<Record<string, number>>;
-    for (const id in pats) {
-      const v = pats[id]!;
-      const col = PATTERN_COL.get(id);
-      if (v && col !== undefined) wins.set(wr, col, v);
-    }
-    wins.set(wr, W.concealed!, concealedString(f));
-    wins.set(wr, W.melds!, f.melds.map(meldString).join(' '));
-    wins.set(wr, W.concealed_kongs!, f.concealedKongs.map((t) => formatTiles([t, t, t, t])).join(' '));
-    wins.set(wr, W.flowers!, formatTiles(f.flowers));
-    wins.set(wr, W.win_tile!, f.win >= 0 ? tileName(f.win) : '');
-    wins.set(wr, W.wind_seat!, f.seat);
-    wins.set(wr, W.wind_round!, f.round);
-    wins.set(wr, W.last_tile!, f.lastTile);
-    wins.set(wr, W.after_kong!, f.afterKong);
-    wins.set(wr, W.robbed_kong!, f.robKong);
-    wins.set(wr, W.heavenly!, f.heavenly);
+  for (let i = 0; i < winners.length; i++) appendWin(wins, at, r, winners[i]!);
+}
+
+/**
+ * The wins.arrow row of winner `w` of hand `r`. A function of its own, not part of appendHand's
+ * body: its rare cases (the first concealed kong, robbed kong or heavenly hand a run meets) each
+ * sent V8's optimized appendHand back to the interpreter and a compile of the whole again (8
+ * compiles in a run of 75,000 random hands, the largest of a worker's background compilation:
+ * bench/threads.ts); now they cost a recompile of this smaller function at most.
+ */
+function appendWin(wins: BatchBuilder, at: HandCoords, r: HandResult, w: HandResult['winners'][number]): void {
+  const wr = wins.addRow();
+  const f = w.facts;
+  setSeatPlace(wins, wr, W, at, r.handKey, w.seat);
+  wins.set(wr, W.profile!, at.profile);
+  wins.set(wr, W.outcome!, r.outcome);
+  wins.set(wr, W.self_drawn!, f.selfDraw);
+  wins.set(wr, W.ready!, w.ready);
+  wins.set(wr, W.tai!, w.tai);
+  wins.set(wr, W.delta!, r.deltas[w.seat]!);
+  // The patterns it scored (a few), not a lookup of every pattern id: a scored hand's patterns
+  // object has one of many shapes, and 34 keyed reads of mostly absent keys were most of this function.
+  const pats = w.patterns as Readonly<Record<string, number>>;
+  for (const id in pats) {
+    const v = pats[id]!;
+    const col = PATTERN_COL.get(id);
+    if (v && col !== undefined) wins.set(wr, col, v);
   }
+  wins.set(wr, W.concealed!, concealedString(f));
+  wins.set(wr, W.melds!, meldsString(f.melds));
+  wins.set(wr, W.concealed_kongs!, kongsString(f.concealedKongs));
+  wins.set(wr, W.flowers!, formatTiles(f.flowers));
+  wins.set(wr, W.win_tile!, f.win >= 0 ? tileName(f.win) : '');
+  wins.set(wr, W.wind_seat!, f.seat);
+  wins.set(wr, W.wind_round!, f.round);
+  wins.set(wr, W.last_tile!, f.lastTile);
+  wins.set(wr, W.after_kong!, f.afterKong);
+  wins.set(wr, W.robbed_kong!, f.robKong);
+  wins.set(wr, W.heavenly!, f.heavenly);
+}
+
+/** A winner's melds, space-separated (`meldString` each). */
+function meldsString(melds: readonly Meld[]): string {
+  let out = '';
+  for (let i = 0; i < melds.length; i++) out += (i > 0 ? ' ' : '') + meldString(melds[i]!);
+  return out;
+}
+
+/** A winner's concealed kongs, space-separated, four tiles each. */
+function kongsString(kongs: readonly Tile[]): string {
+  let out = '';
+  for (let i = 0; i < kongs.length; i++) {
+    const t = kongs[i]!;
+    out += (i > 0 ? ' ' : '') + formatTiles([t, t, t, t]);
+  }
+  return out;
 }
 
 /** Fresh builders for a job's rows of experiment `e` (its hands.arrow columns: `handColumns`). */
