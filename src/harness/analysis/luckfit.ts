@@ -362,7 +362,8 @@ export class ExactSums {
 const SX = 1;
 const SXY = 1 + D;
 const SXX = 1 + 2 * D;
-const FOLD_SUMS = 1 + 2 * D + D * D;
+/** Sums per ExactFold (the length of its `hi` and `lo`). */
+export const FOLD_SUMS = 1 + 2 * D + D * D;
 
 /** One fold's sums as the fit reads them. */
 export interface FoldValues {
