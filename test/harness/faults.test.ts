@@ -149,10 +149,15 @@ describe('a crash or a signal at any moment, then --resume, gives the bytes of a
 
 describe('a resume is verified first: any change is refused with exit 2 and nothing on disk changes', () => {
   const stopped = join(base, 'stopped');
+  // An earlier stop of the same run: its checkpoint's luck sums are of fewer deals.
+  const earlier = join(base, 'stopped-earlier');
   beforeAll(() => {
     expect(tw16(runArgs(stopped), { fault: { op: 'write', path: 'hands.partial.arrows', nth: 16, action: 'SIGTERM' } }).code).toBe(130);
     expect(JSON.parse(readFileSync(join(stopped, 'run-state.json'), 'utf8')).checkpoint.dealsDone).toBeGreaterThan(0);
+    expect(tw16(runArgs(earlier), { fault: { op: 'write', path: 'hands.partial.arrows', nth: 6, action: 'SIGTERM' } }).code).toBe(130);
   });
+  /** The luck sums file the run state in `dir` names. */
+  const sumsFile = (dir: string): string => join(dir, JSON.parse(readFileSync(join(dir, 'run-state.json'), 'utf8')).checkpoint.luck.file);
 
   const reseal = (state: Record<string, unknown>): string => {
     const { sha256: _, ...body } = state;
@@ -177,6 +182,11 @@ describe('a resume is verified first: any change is refused with exit 2 and noth
     ['a forged run state (edited and resealed)', (d) => editState(d, (s) => (s.checkpoint.dealsDone += 20), true), /hands\.partial\.arrows: holds deals 0–\d+, run-state\.json records 0–\d+ done/],
     ['a run state from another tw16 version', (d) => editState(d, (s) => (s.version = '0.0.1'), true), /run-state\.json: cannot resume: the run was started by tw16 0\.0\.1/],
     ['a different experiment', () => undefined, /run-state\.json: cannot resume: the run was started with a different experiment \(seed differs\)/, ['--seed', 'other']],
+    ['a missing luck sums file', (d) => rmSync(sumsFile(d)), /luck\.\d+\.partial\.sums: missing \(run-state\.json records the luck sums of deals 0–\d+ in it\)/],
+    ['a truncated luck sums file', (d) => truncateSync(sumsFile(d), 2000), /luck\.\d+\.partial\.sums: truncated: 2,000 bytes, run-state\.json records [\d,]+/],
+    ['a bit-flipped luck sums file', (d) => flip(sumsFile(d)), /luck\.\d+\.partial\.sums: corrupt: truncated or modified/],
+    ['the luck sums file of an earlier checkpoint', (d) => writeFileSync(sumsFile(d), readFileSync(sumsFile(earlier))), /luck\.\d+\.partial\.sums: holds the luck sums of deals 0–\d+, run-state\.json records deals 0–\d+: a file from another checkpoint or run/],
+    ['a run state naming no luck sums (resealed)', (d) => editState(d, (s) => delete s.checkpoint.luck, true), /run-state\.json: cannot resume: it records no luck sums file/],
     ['an edited bot file', () => writeFileSync(join(fx, 'slow.mjs'), `${readFileSync(join(fx, 'slow.mjs'), 'utf8')}// edited\n`), /bot "slow": .*slow\.mjs changed since the run started .*start over with --force/],
   ];
   for (const [what, damage, message, flags] of cases) {
@@ -210,7 +220,8 @@ describe('I/O failures exit 3 naming the path; an earlier complete result stays 
   const expectIntact = (dir: string, files: Record<string, string>): void => {
     const now = snapshot(dir);
     for (const [f, sha] of Object.entries(files)) expect(now[f], f).toBe(sha);
-    expect(Object.keys(now).filter((f) => !(f in files)).sort()).toEqual(['hands.partial.arrows', 'run-state.json', 'wins.partial.arrows']);
+    const sums = JSON.parse(readFileSync(join(dir, 'run-state.json'), 'utf8')).checkpoint.luck.file as string;
+    expect(Object.keys(now).filter((f) => !(f in files)).sort()).toEqual(['hands.partial.arrows', sums, 'run-state.json', 'wins.partial.arrows'].sort());
   };
   const cases: [string, (dir: string) => Fault][] = [
     ['disk full while the journal is appended', () => ({ op: 'write', path: 'wins.partial.arrows', nth: 7, action: 'ENOSPC' })],

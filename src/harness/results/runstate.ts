@@ -17,6 +17,20 @@ export const RUN_STATE = 'run-state.json';
 export const JOURNALS = { hands: 'hands.partial.arrows', wins: 'wins.partial.arrows', decisions: 'decisions.partial.arrows' } as const;
 const FORMAT = 'tw16-run-state-1';
 
+/**
+ * The luck sums file of checkpoint `n` (one name per checkpoint: the next is written before the
+ * state that names it, and the last one removed after, so a crash between the two leaves the state
+ * and the file it names intact).
+ */
+export function checkpointSums(n: number): string {
+  return `luck.${n}.partial.sums`;
+}
+
+/** Is `name` a checkpoint's luck sums file (`checkpointSums`)? */
+export function isCheckpointSums(name: string): boolean {
+  return /^luck\.\d+\.partial\.sums$/.test(name);
+}
+
 /** How far a run got: complete jobs covering deals [first, dealsDone), in the journals up to these marks. */
 export interface Checkpoint {
   /** Checkpoints written so far in this run (0 = the empty journals of a fresh start). */
@@ -27,6 +41,12 @@ export interface Checkpoint {
   readonly wins: JournalMark;
   /** A run recording decisions (`record`): decisions.arrow's journal. */
   readonly decisions?: JournalMark;
+  /**
+   * A run with luck: the file holding the luck's sums of exactly the rows up to these marks
+   * (analysis/sumsfile.ts; `checkpointSums(n)`), its size and SHA-256. A resume restores the sums
+   * from it rather than reading the rows' luck columns back.
+   */
+  readonly luck?: { readonly file: string; readonly bytes: number; readonly sha256: string };
 }
 
 export interface RunState {

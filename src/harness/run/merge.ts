@@ -23,7 +23,8 @@ import { hasManifest, MANIFEST, openShard, startStaging, type Manifest } from '.
 import { finish } from './run.js';
 import { experimentHash, readRunState, RUN_STATE } from '../results/runstate.js';
 import { rangeText, shardName, shardRange, type DealRange, type ShardRecord } from '../experiment/shard.js';
-import type { Summary } from '../analysis/summary.js';
+import { cvKind, LuckFitFeed, seatingsReplay, type Summary } from '../analysis/summary.js';
+import { readSums, restoreSums, SHARD_SUMS } from '../analysis/sumsfile.js';
 
 export interface MergeOptions {
   /** The result directory to write (as tw16 run's --out). */
@@ -170,7 +171,7 @@ function tile(shards: readonly OpenedShard[], deals: number): OpenedShard[] {
 }
 
 /** Open and check every shard, then the set: one run, tiled exactly once. Nothing is written. */
-async function openShards(dirs: readonly string[]): Promise<{ shards: OpenedShard[]; deals: number }> {
+async function openShards(dirs: readonly string[]): Promise<{ shards: OpenedShard[]; deals: number; luck: LuckFitFeed | undefined }> {
   if (dirs.length === 0) throw new UsageError('tw16 merge: no shard directories given');
   const seen = new Map<string, string>();
   const shards: OpenedShard[] = [];
@@ -197,7 +198,28 @@ async function openShards(dirs: readonly string[]): Promise<{ shards: OpenedShar
   if (version !== VERSION) throw new InputError(`${shards[0]!.dir}: written by tw16 ${version}, this is tw16 ${VERSION}: merge with the version that ran the shards`);
   const deals = (shards[0]!.manifest.experiment as { deals?: unknown }).deals;
   if (!Number.isSafeInteger(deals)) throw new InputError(`${join(shards[0]!.dir, MANIFEST)}: its experiment has no number of deals`);
-  return { shards: tile(shards, deals as number), deals: deals as number };
+  const sorted = tile(shards, deals as number);
+  return { shards: sorted, deals: deals as number, luck: luckSums(sorted) };
+}
+
+/**
+ * With luck, the run's luck sums: every shard's `luck.sums` (listed in its manifest, verified with
+ * its files), checked to hold its own deals, merged exactly, so the summary is the single run's
+ * without reading the rows' luck columns back. Without luck, undefined.
+ */
+function luckSums(shards: readonly OpenedShard[]): LuckFitFeed | undefined {
+  const first = shards[0]!;
+  const e = first.manifest.experiment as { luck?: unknown; seating?: string };
+  if (e.luck === false) return undefined;
+  const league = first.metadata.hands.has('tw16.league');
+  const feed = new LuckFitFeed(handColumns(e), seatingsReplay(e.seating), [], !league && cvKind(e.seating));
+  for (const s of shards) {
+    const rec = s.manifest.files.find((f) => f.name === SHARD_SUMS);
+    if (!rec) throw new InputError(`${join(s.dir, MANIFEST)}: does not list ${SHARD_SUMS}, the luck sums of its deals, which its experiment makes (luck on)`);
+    const path = join(s.dir, SHARD_SUMS);
+    restoreSums(feed, readSums(path, rec, s.manifest.shard, MANIFEST), path);
+  }
+  return feed;
 }
 
 /**
@@ -234,18 +256,18 @@ async function copyTable(shards: readonly OpenedShard[], table: 'hands' | 'wins'
 export async function mergeShards(opts: MergeOptions): Promise<MergeOutcome> {
   const t0 = performance.now();
   const dir = opts.outDir;
-  const { shards, deals } = await openShards(opts.shardDirs);
+  const { shards, deals, luck } = await openShards(opts.shardDirs);
   if (existsSync(dir)) {
     const real = realpathSync(dir);
     const inside = shards.find((s) => realpathSync(s.dir) === real);
     if (inside) throw new UsageError(`${dir}: is one of the shards; merge into another directory (e.g. the shards' parent)`);
   }
   // One process per result directory (lock.ts): a run or another merge into `dir` refuses this one.
-  return withDirLock(dir, 'tw16 merge', () => mergeInto(opts, shards, deals, t0));
+  return withDirLock(dir, 'tw16 merge', () => mergeInto(opts, shards, deals, luck, t0));
 }
 
 /** `mergeShards` once `dir` is locked: what it holds is checked, then the shards are written. */
-async function mergeInto(opts: MergeOptions, shards: Awaited<ReturnType<typeof openShards>>['shards'], deals: number, t0: number): Promise<MergeOutcome> {
+async function mergeInto(opts: MergeOptions, shards: Awaited<ReturnType<typeof openShards>>['shards'], deals: number, luck: LuckFitFeed | undefined, t0: number): Promise<MergeOutcome> {
   const dir = opts.outDir;
   if (!opts.force) {
     if (existsSync(join(dir, RUN_STATE))) throw new UsageError(`${dir}: holds an unfinished run (${RUN_STATE}); merge into another directory, or discard that run with --force`);
@@ -282,7 +304,7 @@ async function mergeInto(opts: MergeOptions, shards: Awaited<ReturnType<typeof o
     winsOut.commit();
     decisionsOut?.commit();
     const m = first.manifest;
-    const finished = await finish(dir, staging, opts.report !== false, stopped, { kind: 'run', version: m.version, experiment: m.experiment, replay: m.replay });
+    const finished = await finish(dir, staging, opts.report !== false, stopped, { kind: 'run', version: m.version, experiment: m.experiment, replay: m.replay }, { luck });
     if (!finished) {
       removeTree(staging);
       return { status: 'interrupted', ...counts, seconds: seconds() };

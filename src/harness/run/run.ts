@@ -3,10 +3,12 @@
  * workers), journal their rows in job order as they complete, and finish into a complete
  * result directory. The formats are in results/README.md; the guarantees in docs/faults.md:
  * - progress: each job's rows are appended to the journals (`*.partial.arrows`) when it is
- *   written, and `run-state.json` records a checkpoint (journal bytes, rows, SHA-256) at the
- *   start, after a written job once the last checkpoint is CHECKPOINT_MS old, and when the run
- *   stops, so a SIGKILL or a power cut costs at most the jobs written since the last checkpoint
- *   and those in flight; `--resume` verifies everything first;
+ *   written, and `run-state.json` records a checkpoint (journal bytes, rows, SHA-256, and with
+ *   luck the file of the luck's sums of exactly those rows) at the start, after a written job once
+ *   the last checkpoint is CHECKPOINT_MS old (longer with large luck sums: CHECKPOINT_SUMS_FACTOR),
+ *   and when the run stops, so a SIGKILL or a power cut costs at most the jobs written since the
+ *   last checkpoint and those in flight; `--resume` verifies everything first and restores the
+ *   luck's sums from their file (the journals' rows are not read for them);
  * - finishing: every file is written into a staging directory, flushed, renamed into place,
  *   and `manifest.json` is written last (resultdir.ts);
  * - output bytes are a pure function of (experiment, seed, code version): rows are written in
@@ -21,7 +23,7 @@
  *   experiment too; a run that stops early finishes like one that played every deal.
  */
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { InputError, UsageError } from '../../core/errors.js';
@@ -30,7 +32,7 @@ import { ArrowTableWriter } from '../io/arrow.js';
 import { cachedHandTables } from '../io/tablecache.js';
 import { botChange, botFingerprints } from '../experiment/botfiles.js';
 import { badDeals, isLeague, recordedExperiment, seatingPlan, stopLooks, type Experiment } from '../experiment/experiment.js';
-import { fsyncDir, io, readJsonFile, removeFile, removeTree, writeAtomic } from '../io/files.js';
+import { fsyncDir, io, readJsonFile, removeFile, removeTree, writeAtomic, writeAtomicAsync } from '../io/files.js';
 import { replayOf, resolveExperiment, runJob, workerFault, type Job, type JobResult, type Resolved } from './job.js';
 import { closePrograms } from './tables.js';
 import { childList, drained, killListed } from '../players/children.js';
@@ -43,14 +45,21 @@ import { OBS_FORMAT } from '../../engine/index.js';
 import { QUICK_BOTS } from '../../../bots/index.js';
 import { withDirLock } from '../results/lock.js';
 import { commitResult, hasManifest, MANIFEST, openResult, openShard, startStaging, STAGING, type Manifest } from '../results/resultdir.js';
-import { experimentHash, JOURNALS, readRunState, RUN_STATE, writeRunState, writeRunStateAsync, type RunState } from '../results/runstate.js';
+import { checkpointSums, experimentHash, isCheckpointSums, JOURNALS, readRunState, RUN_STATE, writeRunState, writeRunStateAsync, type Checkpoint, type RunState } from '../results/runstate.js';
 import { rangeText, shardName, shardRecord, type DealRange, type Shard, type ShardRecord } from '../experiment/shard.js';
 import { cvKind, LuckFitFeed, seatingsReplay, stopEstimate, SummaryFeed, summarize, type Summary } from '../analysis/summary.js';
 import { decide, stopDesign } from '../analysis/sequential.js';
+import { encodeSums, readSums, restoreSums, SHARD_SUMS, sumsRecord, type SumsFile } from '../analysis/sumsfile.js';
 import { clearSlot, lastDecision, newHeartbeats, Watchdog, type StuckDecision } from '../players/watchdog.js';
 
 /** A written job is checkpointed once the last checkpoint is this old (ms): about what a crash can cost. */
 export const CHECKPOINT_MS = 1000;
+/**
+ * ...or, with luck, this many times what encoding the last checkpoint's luck sums took, if longer:
+ * their file does not grow with the deals but with the rule arms and bots (five arms of four bots:
+ * 4.9 million sums, 15 MB, about 0.1 s to encode), and checkpoints keep to about 2% of the main thread.
+ */
+export const CHECKPOINT_SUMS_FACTOR = 50;
 /** Default heap limit of a worker thread (MB): a bot that needs more fails as a bot, naming itself. */
 export const DEFAULT_WORKER_MEMORY_MB = 2048;
 /** Default time a bot may take over one decision (ms). */
@@ -299,6 +308,7 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
   // Everything a resume depends on is checked before anything on disk changes.
   let state: RunState | undefined;
   let verified: { hands: VerifiedJournal; wins: VerifiedJournal; decisions?: VerifiedJournal } | undefined;
+  let restored: { path: string; sums: SumsFile } | undefined;
   // decisions.arrow (`record`): a third table, journaled and written like the other two.
   const recordsDecisions = e.record?.includes('decisions') === true;
   if (opts.continue && !opts.resume && !opts.force && !existsSync(path(RUN_STATE)) && hasManifest(dir)) {
@@ -317,6 +327,12 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
       wins: await verifyJournal(path(JOURNALS.wins), state.checkpoint.wins, dealCheck(range.first, done, false)),
       ...(recordsDecisions ? { decisions: await verifyJournal(path(JOURNALS.decisions), state.checkpoint.decisions ?? { bytes: 0, rows: 0, sha256: '' }, dealCheck(range.first, done, false)) } : {}),
     };
+    if (e.luck !== false) {
+      // The luck's sums of the journals' rows, as the checkpoint saved them: the rows are not read for them again.
+      const rec = state.checkpoint.luck;
+      if (!rec || !isCheckpointSums(rec.file)) throw new InputError(`${path(RUN_STATE)}: cannot resume: it records no luck sums file (a run state of an older tw16): start the run afresh with --force`);
+      restored = { path: path(rec.file), sums: readSums(path(rec.file), rec, { first: range.first, end: done }, RUN_STATE) };
+    }
     if (done === range.end && hasManifest(dir)) {
       const finished = await alreadyFinished(dir, expHash, shard);
       if (finished) return finished;
@@ -341,11 +357,53 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
   let dealsDone = dealsAtStart;
   let checkpoints = state?.checkpoint.n ?? -1;
   let lastCheckpoint = 0;
-  const stateOf = (hands: JournalMark, wins: JournalMark, done: number, stopped?: string, decisions?: JournalMark) =>
-    ({ version: VERSION, experiment: recorded, experimentSha256: expHash, deals: e.deals, ...(shard ? { shard } : {}), bots, checkpoint: { n: ++checkpoints, dealsDone: done, hands, wins, ...(decisions ? { decisions } : {}) }, ...(stopped ? { stopped } : {}) });
+  const handCols = handColumns(e);
+  // The summary's luck sums take the rows as they go to hands.arrow (a shard's, for its luck.sums),
+  // one segment per stop rule's look, so each look's estimate has its own deals' sums.
+  const league = isLeague(e);
+  const fitFeed = e.luck !== false ? new LuckFitFeed(handCols, seatingsReplay(e.seating), looks, !league && cvKind(e.seating)) : undefined;
+  /** Checkpoint `n`'s luck sums file: the sums of every row written, deals [first, done) (none without luck). */
+  let sumsMs = 0; // what encoding the last checkpoint's sums took
+  const sumsOf = (n: number, done: number): { file: string; bytes: Uint8Array } | undefined => {
+    if (!fitFeed) return undefined;
+    const t = performance.now();
+    const bytes = encodeSums(fitFeed.transfer(), { first: range.first, end: done });
+    sumsMs = performance.now() - t;
+    return { file: checkpointSums(n), bytes };
+  };
+  const stateOf = (n: number, hands: JournalMark, wins: JournalMark, done: number, sums: ReturnType<typeof sumsOf>, stopped?: string, decisions?: JournalMark) => {
+    const cp: Checkpoint = { n, dealsDone: done, hands, wins, ...(decisions ? { decisions } : {}), ...(sums ? { luck: { file: sums.file, ...sumsRecord(sums.bytes) } } : {}) };
+    return { version: VERSION, experiment: recorded, experimentSha256: expHash, deals: e.deals, ...(shard ? { shard } : {}), bots, checkpoint: cp, ...(stopped ? { stopped } : {}) };
+  };
+  // The sums file the state on the disk names; the one before is removed once a newer state names its own.
+  let sumsFile = state?.checkpoint.luck?.file;
+  const sumsWritten = (file: string | undefined): void => {
+    if (sumsFile !== undefined && sumsFile !== file) removeFile(path(sumsFile));
+    sumsFile = file;
+  };
+  /**
+   * A checkpoint failed: its sums file goes unless the state on the disk names it after all (it can,
+   * when only the flush after the state's rename failed). Best effort: the failure is what gets reported.
+   */
+  const sumsOrphaned = (file: string | undefined): void => {
+    try {
+      if (file !== undefined && file !== sumsFile && !readFileSync(path(RUN_STATE), 'utf8').includes(`"${file}"`)) removeFile(path(file));
+    } catch {
+      // the checkpoint's failure is the one to report
+    }
+  };
   /** A checkpoint now, waiting for the disk here (the start, and when the run stops or ends: after `settled()`). */
   const checkpoint = (stopped?: string): void => {
-    writeRunState(dir, stateOf(handsJ!.mark(), winsJ!.mark(), dealsDone, stopped, decisionsJ?.mark()));
+    const n = ++checkpoints;
+    const sums = sumsOf(n, dealsDone);
+    try {
+      if (sums) writeAtomic(path(sums.file), sums.bytes);
+      writeRunState(dir, stateOf(n, handsJ!.mark(), winsJ!.mark(), dealsDone, sums, stopped, decisionsJ?.mark()));
+    } catch (err) {
+      sumsOrphaned(sums?.file);
+      throw err;
+    }
+    sumsWritten(sums?.file);
     lastCheckpoint = performance.now();
   };
   // While jobs are written, a checkpoint's flushes (journals, then the state file and its
@@ -358,11 +416,15 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
     if (inFlightCheckpoint) return;
     lastCheckpoint = performance.now();
     const done = dealsDone;
+    const n = ++checkpoints;
+    const sums = sumsOf(n, done); // the rows written so far: those the marks below count
     inFlightCheckpoint = (async () => {
-      const [hands, wins, decisions] = await Promise.all([handsJ!.markAsync(), winsJ!.markAsync(), decisionsJ?.markAsync()]);
-      await writeRunStateAsync(dir, stateOf(hands, wins, done, undefined, decisions));
+      const [hands, wins, decisions] = await Promise.all([handsJ!.markAsync(), winsJ!.markAsync(), decisionsJ?.markAsync(), sums && writeAtomicAsync(path(sums.file), sums.bytes)]);
+      await writeRunStateAsync(dir, stateOf(n, hands, wins, done, sums, undefined, decisions));
+      sumsWritten(sums?.file);
     })()
       .catch((err: unknown) => {
+        sumsOrphaned(sums?.file);
         checkpointError ??= err;
       })
       .finally(() => {
@@ -388,21 +450,20 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
   let hands = 0;
   let failure: JobResult['error'] | undefined;
   try {
-    const handCols = handColumns(e);
     const hOut = (handsOut = new ArrowTableWriter(join(staging, 'hands.arrow'), handCols, metadata(e, 'hands', profiles)));
-    // The summary's luck sums take the rows as they go to hands.arrow (a shard's run has no summary),
-    // one segment per stop rule's look, so each look's estimate has its own deals' sums.
-    const league = isLeague(e);
-    const fitFeed = e.luck !== false && !shard ? new LuckFitFeed(handCols, seatingsReplay(e.seating), looks, !league && cvKind(e.seating)) : undefined;
     // The summary's passes take the rows as they are written, too: the luck-adjusted estimates come
     // from the sums (but a league's, whose ratings read each deal's luck back from the rows).
     const rowsFeed = !shard && (e.luck === false || !league) ? new SummaryFeed(metadata(e, 'hands', profiles), handCols, WIN_COLUMNS, e.luck !== false) : undefined;
-    /** Rows to hands.arrow and the summary's feeds: the luck's sums of a worker's job (`luckFit`), or made here from the job's luck features (or, without them, the rows' feature columns). */
-    const appendHands = (b: Batch, luckFit?: JobResult['luckFit'], luckFeatures?: Float32Array): void => {
+    /** Rows to hands.arrow and the summary's row feed (a resume's journal rows: their luck sums are restored). */
+    const writeHands = (b: Batch): void => {
       hOut.append(b);
+      rowsFeed?.hands(b);
+    };
+    /** A job's rows, and their luck sums: its worker's (`luckFit`), or made here from the job's luck features (or, without them, the rows' feature columns). */
+    const appendHands = (b: Batch, luckFit?: JobResult['luckFit'], luckFeatures?: Float32Array): void => {
+      writeHands(b);
       if (luckFit) fitFeed?.merge(luckFit);
       else fitFeed?.add(b, luckFeatures);
-      rowsFeed?.hands(b);
     };
     const appendWins = (b: Batch): void => {
       wOut.append(b);
@@ -415,14 +476,15 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
     if (verified) {
       hJ = handsJ = Journal.reopen(path(JOURNALS.hands), handCols, metadata(e, 'hands', profiles), verified.hands);
       wJ = winsJ = Journal.reopen(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles), verified.wins);
-      for await (const rb of journalBatches(hJ.path, verified.hands.mark.bytes)) appendHands(toBatch(rb, handCols));
+      if (restored) restoreSums(fitFeed!, restored.sums, restored.path);
+      for await (const rb of journalBatches(hJ.path, verified.hands.mark.bytes)) writeHands(toBatch(rb, handCols));
       for await (const rb of journalBatches(wJ.path, verified.wins.mark.bytes)) appendWins(toBatch(rb, WIN_COLUMNS));
       if (verified.decisions) {
         decisionsJ = Journal.reopen(path(JOURNALS.decisions), DECISION_COLUMNS, metadata(e, 'decisions', profiles), verified.decisions);
         for await (const rb of journalBatches(decisionsJ.path, verified.decisions.mark.bytes)) dOut!.append(toBatch(rb, DECISION_COLUMNS));
       }
     } else {
-      for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins, JOURNALS.decisions]) removeFile(path(f));
+      for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins, JOURNALS.decisions, ...checkpointSumsIn(dir)]) removeFile(path(f));
       hJ = handsJ = Journal.create(path(JOURNALS.hands), handCols, metadata(e, 'hands', profiles));
       wJ = winsJ = Journal.create(path(JOURNALS.wins), WIN_COLUMNS, metadata(e, 'wins', profiles));
       if (recordsDecisions) decisionsJ = Journal.create(path(JOURNALS.decisions), DECISION_COLUMNS, metadata(e, 'decisions', profiles));
@@ -473,7 +535,7 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
         dealsOf.delete(nextToWrite);
         nextToWrite++;
         if (checkpointError) throw checkpointError;
-        if (performance.now() - lastCheckpoint >= CHECKPOINT_MS) checkpointSoon();
+        if (performance.now() - lastCheckpoint >= Math.max(CHECKPOINT_MS, CHECKPOINT_SUMS_FACTOR * sumsMs)) checkpointSoon();
         opts.onProgress?.({ dealsDone: dealsDone - range.first, deals: range.end - range.first, dealsAtStart: dealsAtStart - range.first, hands, seconds: (performance.now() - t0) / 1000 });
       }
     };
@@ -539,7 +601,7 @@ async function playExperiment(opts: RunOptions): Promise<RunOutcome> {
     const finished = stopped()
       ? undefined
       : shard
-        ? await finishShard(dir, staging, { kind: 'shard', version: VERSION, experiment: recorded, experimentSha256: expHash, shard, rows, bots, replay: resolved.replay })
+        ? await finishShard(dir, staging, fitFeed && encodeSums(fitFeed.transfer(), range), { kind: 'shard', version: VERSION, experiment: recorded, experimentSha256: expHash, shard, rows, bots, replay: resolved.replay })
         : await finish(dir, staging, opts.report === true, stopped, { kind: 'run', version: VERSION, experiment: recorded, replay: resolved.replay }, { luck: fitFeed, rows: rowsFeed }, opts.extraFiles);
     if (!finished) {
       removeTree(staging);
@@ -592,16 +654,25 @@ export async function finish(
   return { summary, files: [...manifest.files.map((f) => f.name), MANIFEST] };
 }
 
-/** Finish a shard whose data files are complete in `staging`: its manifest (no summary, no reports), then the removal of the run state. */
-async function finishShard(dir: string, staging: string, info: Omit<Manifest, 'format' | 'files'>): Promise<{ files: string[] }> {
+/**
+ * Finish a shard whose data files are complete in `staging`: its luck sums (`sums`, with luck) for
+ * tw16 merge, its manifest (no summary, no reports), then the removal of the run state.
+ */
+async function finishShard(dir: string, staging: string, sums: Uint8Array | undefined, info: Omit<Manifest, 'format' | 'files'>): Promise<{ files: string[] }> {
+  if (sums) writeAtomic(join(staging, SHARD_SUMS), sums);
   const manifest = await commitResult(dir, staging, info);
   cleanUpRunState(dir);
   return { files: [...manifest.files.map((f) => f.name), MANIFEST] };
 }
 
+/** The checkpoints' luck sums files in `dir` (a crash may leave one that no state names). */
+function checkpointSumsIn(dir: string): string[] {
+  return io(dir, 'list', () => readdirSync(dir)).filter(isCheckpointSums);
+}
+
 /** Remove what an unfinished run keeps (the result is complete). */
 function cleanUpRunState(dir: string): void {
-  for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins, JOURNALS.decisions]) removeFile(join(dir, f));
+  for (const f of [RUN_STATE, JOURNALS.hands, JOURNALS.wins, JOURNALS.decisions, ...checkpointSumsIn(dir)]) removeFile(join(dir, f));
   removeTree(join(dir, STAGING));
   fsyncDir(dir);
 }

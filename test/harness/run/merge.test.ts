@@ -6,6 +6,7 @@
  * one line with exit 2, writing nothing; a shard resumes on its own.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,7 +74,7 @@ describe('tw16 run --shard, then tw16 merge: the bytes of the single run', () =>
     ok(['run', exp, '--shard', '1/3', '--out', flag, '--workers', '0', '--quiet']);
     ok(['run', exp, '--shard', '2/3', '--out', flag, '--workers', '1', '--batch', '3', '--quiet']);
     const r = ok(['run', exp, '--shard', '3/3', '--out', flag, '--workers', '2', '--batch', '1', '--quiet']);
-    expect(r.stdout).toMatch(/wrote shard 3\/3 \(20 deals\) to .*shard-3-of-3: hands\.arrow, wins\.arrow, manifest\.json/);
+    expect(r.stdout).toMatch(/wrote shard 3\/3 \(20 deals\) to .*shard-3-of-3: hands\.arrow, luck\.sums, wins\.arrow, manifest\.json/);
     expect(readdirSync(flag).sort()).toEqual(['shard-1-of-3', 'shard-2-of-3', 'shard-3-of-3']);
     // A Slurm job array --array=5-7 (its first task is shard 1).
     const slurm = join(base, 'multi-slurm');
@@ -201,6 +202,42 @@ describe('tw16 merge refuses a bad set of shards in one line (exit 2), writing n
     nothingWritten();
   });
 
+  it("a shard's luck sums (luck.sums) missing, edited, unlisted, or another shard's under a forged manifest", () => {
+    const damaged = (name: string, damage: (dir: string, m: { files: { name: string; bytes: number; sha256: string }[] }) => void): string => {
+      const dir = join(base, name);
+      cpSync(shard(2), dir, { recursive: true });
+      const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+      damage(dir, m);
+      writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
+      return dir;
+    };
+    const entry = (m: { files: { name: string }[] }) => m.files.find((f) => f.name === 'luck.sums')!;
+    const cases: [string, (dir: string, m: { files: { name: string; bytes: number; sha256: string }[] }) => void, RegExp][] = [
+      ['sums-missing', (dir) => rmSync(join(dir, 'luck.sums')), /sums-missing: incomplete: luck\.sums, listed in manifest\.json, is missing/],
+      [
+        'sums-edited',
+        (dir) => {
+          const b = readFileSync(join(dir, 'luck.sums'));
+          b[b.length >> 1] ^= 0x01;
+          writeFileSync(join(dir, 'luck.sums'), b);
+        },
+        /sums-edited\/luck\.sums: contents differ from manifest\.json/,
+      ],
+      ['sums-unlisted', (dir, m) => (m.files = m.files.filter((f) => f.name !== 'luck.sums')), /sums-unlisted\/manifest\.json: does not list luck\.sums, the luck sums of its deals/],
+      [
+        'sums-of-shard-1',
+        (dir, m) => {
+          const other = readFileSync(join(shard(1), 'luck.sums'));
+          writeFileSync(join(dir, 'luck.sums'), other);
+          Object.assign(entry(m), { bytes: other.length, sha256: createHash('sha256').update(other).digest('hex') });
+        },
+        /sums-of-shard-1\/luck\.sums: holds the luck sums of deals 0–39, manifest\.json records deals 40–79: a file from another checkpoint or run/,
+      ],
+    ];
+    for (const [name, damage, message] of cases) refused(['merge', out, shard(1), damaged(name, damage), shard(3)], message);
+    nothingWritten();
+  });
+
   it('an output directory holding a result (unless --force) or being a shard; rescore, diff and report refuse a shard', () => {
     const target = join(base, 'merge-target');
     ok(['merge', target, shard(1), shard(2), shard(3), '--quiet']);
@@ -246,8 +283,9 @@ describe('a shard resumes on its own', () => {
       const resumed = await inProcess(['run', exp, '--shard', '2/3', '--out', out, how, '--workers', '2', '--quiet']);
       expect(resumed.err).toBe('');
       expect(resumed.code).toBe(0);
-      for (const f of ['hands.arrow', 'wins.arrow', 'manifest.json']) expect(readFileSync(join(out, 'shard-2-of-3', f)).equals(readFileSync(join(ref, 'shard-2-of-3', f))), f).toBe(true);
-      expect(readdirSync(join(out, 'shard-2-of-3')).sort()).toEqual(['hands.arrow', 'manifest.json', 'wins.arrow']);
+      // luck.sums too: the sums restored at the resume, then added to, are the uninterrupted shard's, byte for byte.
+      for (const f of ['hands.arrow', 'luck.sums', 'wins.arrow', 'manifest.json']) expect(readFileSync(join(out, 'shard-2-of-3', f)).equals(readFileSync(join(ref, 'shard-2-of-3', f))), f).toBe(true);
+      expect(readdirSync(join(out, 'shard-2-of-3')).sort()).toEqual(['hands.arrow', 'luck.sums', 'manifest.json', 'wins.arrow']);
     }
   }, 60_000);
 
