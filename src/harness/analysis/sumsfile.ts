@@ -10,7 +10,7 @@
  * SHA-256 of everything before it. A sum's integer is written, not its hi/lo split, and the
  * entries are sorted, so equal sums are equal bytes however they were grouped: a shard's file is
  * a pure function of (experiment, seed, range, version). Most sums are zero (one byte) or a few
- * bytes: the default experiment's 978,000 sums took 15.6 MB as two doubles each, about a third here.
+ * bytes: the default experiment's 978,000 sums (100 deals) took 15.6 MB as two doubles each, 3.6 MB here.
  *
  * Decoding yields a LuckTransfer, which `LuckFitFeed.merge` adds with ExactSums' own arithmetic:
  * the sums restored are the same bits as those written.

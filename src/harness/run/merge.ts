@@ -2,10 +2,11 @@
  * `tw16 merge`: shards of one run (tw16 run --shard, shard.ts) into the run's result, byte for byte
  * what the run on one machine writes. Every shard is checked before anything is written: its
  * manifest and files (sizes, SHA-256), the same experiment, code version, bots and rule profiles as
- * the others, and deal ranges that tile the run exactly once. Then the shards' record batches are
- * streamed in deal order through the run's own writers (ArrowTableWriter re-chunks them into the
- * fixed-size batches) and the run's own `finish` (summary, reports, manifest last): one code path,
- * one batch in memory at a time.
+ * the others, deal ranges that tile the run exactly once, and with luck each shard's luck sums
+ * (`luck.sums`: of its own deals), merged exactly into the summary's luck feed. Then the shards'
+ * record batches are streamed in deal order through the run's own writers (ArrowTableWriter
+ * re-chunks them into the fixed-size batches) and the run's own `finish` (summary, reports, manifest
+ * last): one code path, one batch in memory at a time.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
