@@ -1273,7 +1273,8 @@ function pairStop(arms: Map<number, ArmAcc>, compare: readonly [string, string],
 export async function summarize(handsPath: string, winsPath: string, fed?: { readonly luck?: LuckFitFeed; readonly rows?: SummaryFeed }, opts: { readonly byRows?: boolean } = {}): Promise<Summary> {
   const meta = await readMetadata(handsPath);
   const src: HandSource = { batches: () => scanBatches(handsPath) }; // each pass is done with a batch before the next
-  const info = fed?.rows ? fed.rows.info : await runInfo(src, meta);
+  // Luck sums fed (a run, a merge of shards): luck on, whether or not the rows hold the features.
+  const info = fed?.rows ? fed.rows.info : fed?.luck ? infoOf(meta, true) : await runInfo(src, meta);
   const { experiment, luck, seating } = info;
   if (fed?.rows && luck && !fed.luck) throw new Error('summary: rows fed with luck on need the luck sums fed too');
   // The luck's sums, per segment of a stop rule's looks: the run's, or read from the file.

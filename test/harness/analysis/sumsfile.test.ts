@@ -15,7 +15,7 @@ import { InputError } from '../../../src/core/errors.js';
 import { FOLD_SUMS } from '../../../src/harness/analysis/luckfit.js';
 import { cvKind, LuckFitFeed, seatingsReplay, summarize, type LuckTransfer } from '../../../src/harness/analysis/summary.js';
 import { decodeSums, encodeSums, readSums, restoreSums, SHARD_SUMS, sumsRecord } from '../../../src/harness/analysis/sumsfile.js';
-import { loadExperiment } from '../../../src/harness/experiment/experiment.js';
+import { validateExperiment } from '../../../src/harness/experiment/experiment.js';
 import { readBatches, toBatch } from '../../../src/harness/io/read.js';
 import { handColumns } from '../../../src/harness/results/records.js';
 import { runExperiment } from '../../../src/harness/run/run.js';
@@ -151,7 +151,8 @@ describe('luck sums file', () => {
 });
 
 describe('a feed restored from its file', () => {
-  const e = loadExperiment(SMALL);
+  // Its features recorded, to make the reference feed from the rows whatever the default.
+  const e = validateExperiment({ ...JSON.parse(readFileSync(SMALL, 'utf8')), record: ['luck-features'] }, SMALL, ROOT);
   const whole = join(base, 'whole');
   const shards = join(base, 'shards');
   /** A feed of every row of hands.arrow in `dir`, as the run's own. */
