@@ -7,11 +7,16 @@
  * at most that).
  *
  *   npx tsc -p . && node dist/bench/threads.js [--runs 3] [--lineup random,mix] [--scale 1] [--workers 0,1,2]
+ *     [--variant NAME=NODE_FLAGS ...]
  *
  * Line-ups as bench/floor.ts's (four random bots luck off, 150,000 hands; the default experiment
  * luck on, 800 deals = 19,200 hands, at scale 1). For each: the floor, then `tw16 run` at each
  * worker count, alternating in order round by round; each figure is the median over rounds of CPU
  * µs per hand, with a 1-deal twin of the same command subtracted (its start-up and tail).
+ *
+ * `--variant NAME=FLAGS` (repeatable) adds runs of each worker count under those Node or V8 flags
+ * (space-separated, e.g. `old256=--initial-old-space-size=256`), alternating with the plain runs:
+ * what a flag would change, measured against the same floor in the same session.
  *
  * Threads are told apart by when they appear: the main thread is the process; of the threads first
  * seen more than 50 ms after it, the W that took the most CPU are a W-worker run's workers; every
@@ -32,6 +37,14 @@ const RUNS = Number(arg('runs', '3'));
 const SCALE = Number(arg('scale', '1'));
 const LINEUPS = arg('lineup', 'random,mix').split(',');
 const WORKERS = arg('workers', '0,1,2').split(',').map(Number);
+/** Name → Node flags of each `--variant`. */
+const VARIANTS = new Map<string, string[]>(
+  process.argv.flatMap((a, i) => (a === '--variant' ? [process.argv[i + 1]!] : [])).map((v) => {
+    const eq = v.indexOf('=');
+    if (eq <= 0) throw new Error(`--variant NAME=FLAGS, got ${v}`);
+    return [v.slice(0, eq), v.slice(eq + 1).split(' ').filter(Boolean)];
+  }),
+);
 const TICKS = 100; // clock ticks a second (sysconf CLK_TCK on Linux)
 
 const defaultExp = JSON.parse(readFileSync(join(here, 'experiments', 'default.json'), 'utf8')) as Record<string, unknown>;
@@ -100,19 +113,24 @@ function expFile(name: string, deals: number): string {
   return file;
 }
 const out = join(scratch, 'out');
-const commandOf = (kind: string, name: string, deals: number): string[] =>
-  kind === 'floor' ? [engine, expFile(name, deals), String(deals), ...(EXPERIMENTS[name]!.luck ? ['--luck'] : [])] : [tw16, 'run', expFile(name, deals), '--out', out, '--force', '--quiet', '--workers', kind.slice(1)];
+/** A kind: `floor`, or `wN` (N workers), or `wN:VARIANT`. */
+const commandOf = (kind: string, name: string, deals: number): string[] => {
+  if (kind === 'floor') return [engine, expFile(name, deals), String(deals), ...(EXPERIMENTS[name]!.luck ? ['--luck'] : [])];
+  const [w, variant] = kind.slice(1).split(':');
+  return [...(variant ? VARIANTS.get(variant)! : []), tw16, 'run', expFile(name, deals), '--out', out, '--force', '--quiet', '--workers', w!];
+};
+const workersOf = (kind: string): number => (kind === 'floor' ? 0 : Number(kind.slice(1).split(':')[0]));
 
-const kinds = ['floor', ...WORKERS.map((w) => `w${w}`)];
+const kinds = ['floor', ...WORKERS.flatMap((w) => [`w${w}`, ...[...VARIANTS.keys()].map((v) => `w${w}:${v}`)])];
 const samples = new Map<string, Split[]>();
-console.log(`threads: line-ups ${LINEUPS.join(', ')}; ${RUNS} rounds; scale ${SCALE}`);
+console.log(`threads: line-ups ${LINEUPS.join(', ')}; ${RUNS} rounds; scale ${SCALE}${[...VARIANTS].map(([k, v]) => `; ${k}: ${v.join(' ')}`).join('')}`);
 for (let round = 0; round < RUNS; round++) {
   for (const name of LINEUPS) {
     const deals = Math.max(2, Math.round(EXPERIMENTS[name]!.deals * SCALE));
     for (const kind of round % 2 ? [...kinds].reverse() : kinds) {
       for (const d of [deals, 1]) {
         const key = `${name}|${kind}|${d === 1 ? 1 : 'n'}`;
-        samples.set(key, [...(samples.get(key) ?? []), await threadsOf(commandOf(kind, name, d), kind === 'floor' ? 0 : Number(kind.slice(1)))]);
+        samples.set(key, [...(samples.get(key) ?? []), await threadsOf(commandOf(kind, name, d), workersOf(kind))]);
       }
     }
     console.log(`  round ${round + 1}: ${name}`);
@@ -133,6 +151,6 @@ for (const name of LINEUPS) {
     const part = (k: keyof Split): number => median(n.map((s) => s[k])) - median(one.map((s) => s[k]));
     const total = median(n.map((s) => s.main + s.workers + s.background)) - median(one.map((s) => s.main + s.workers + s.background));
     if (kind === 'floor') floor = total;
-    console.log(`  ${kind.padEnd(6)} main ${us(part('main'), hands)}  workers ${us(part('workers'), hands)}  background ${us(part('background'), hands)}  total ${us(total, hands)}  ${(total / floor).toFixed(2)}×`);
+    console.log(`  ${kind.padEnd(12)} main ${us(part('main'), hands)}  workers ${us(part('workers'), hands)}  background ${us(part('background'), hands)}  total ${us(total, hands)}  ${(total / floor).toFixed(2)}×`);
   }
 }
