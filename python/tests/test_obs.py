@@ -84,7 +84,7 @@ class ReadArrow(unittest.TestCase):
             with open(exp, "w") as f:
                 json.dump({"name": "ra", "seed": "ra-1", "hands": 30, "bots": ["greedy", "random"], "seating": "rotate"}, f)
             out = os.path.join(d, "out")
-            r = subprocess.run(tw16env.tw16_command() + ["run", exp, "--out", out, "--record", "decisions", "--workers", "0", "--quiet"], capture_output=True, text=True)
+            r = subprocess.run(tw16env.tw16_command() + ["run", exp, "--out", out, "--record", "decisions,luck-features", "--workers", "0", "--quiet"], capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
             h = tw16env.read_arrow(os.path.join(out, "hands.arrow"))
             with open(os.path.join(out, "summary.json")) as f:
@@ -93,7 +93,7 @@ class ReadArrow(unittest.TestCase):
             self.assertEqual(h.num_rows, summary["hands"])
             deltas = np.stack([h["delta_%d" % s] for s in range(4)], axis=1)
             self.assertTrue((deltas.sum(axis=1) == 0).all())
-            # Each seat's luck features, one column per seat and feature (float32), e.g. luck_0_drawShanten.
+            # Each seat's luck features (recorded: --record luck-features), one column per seat and feature (float32), e.g. luck_0_drawShanten.
             luck = [c for c in h.columns if c.startswith("luck_")]
             by_seat = [sorted(c.split("_", 2)[2] for c in luck if c.startswith("luck_%d_" % s)) for s in range(4)]
             self.assertEqual(len(by_seat[0]), 41)

@@ -65,7 +65,7 @@ export const HAND_COLUMNS: readonly ColumnSpec[] = [
  * (`"record": ["luck-features"]`). Its summary does not need them: the luck's sums are made where
  * the hands are played (summary.ts LuckFitFeed).
  */
-export const LUCK_FEATURES_BY_DEFAULT = true;
+export const LUCK_FEATURES_BY_DEFAULT = false;
 
 /**
  * Whether a run of experiment `e` writes the luck features to hands.arrow: luck on, and asked for

@@ -37,6 +37,8 @@ export function goldenExperiment(rules: string | Record<string, unknown>, name =
     stakes: { base: 1, perTai: 1 },
     bots: [{ name: 'greedy' }, { name: 'random' }, { name: 'defensive' }, { name: 'value' }],
     seating: 'fixed',
+    // The luck features are records too: any change to their values must be intended.
+    record: ['luck-features'],
     source: `golden experiment (${name})`,
     baseDir: process.cwd(),
   };

@@ -14,7 +14,7 @@ import { ArrowTableWriter } from '../../../src/harness/io/arrow.js';
 import { BatchBuilder, keepRows, type Batch, type ColumnSpec } from '../../../src/harness/io/columns.js';
 import { validateExperiment } from '../../../src/harness/experiment/experiment.js';
 import { formatSummary } from '../../../src/harness/analysis/format.js';
-import { readBatches, readMetadata, toBatch } from '../../../src/harness/io/read.js';
+import { readBatches, readMetadata, readSchema, toBatch } from '../../../src/harness/io/read.js';
 import { HAND_COLUMNS, handColumns, luckColumn, WIN_COLUMNS } from '../../../src/harness/results/records.js';
 import { diffResults } from '../../../src/harness/analysis/diff.js';
 import { rescoreResults } from '../../../src/harness/analysis/rescore.js';
@@ -29,8 +29,9 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SCHEMA = JSON.parse(readFileSync(join(ROOT, 'docs/summary/tw16-summary-2.schema.json'), 'utf8')) as Record<string, unknown>;
 const base = mkdtempSync(join(tmpdir(), 'tw16-summary-'));
 
+/** A run in-process; it records the luck features (`record`), so that a summary of its files (the reference) has the luck-adjusted estimates too. */
 async function run(name: string, spec: Record<string, unknown>): Promise<{ dir: string; s: Summary }> {
-  const e = validateExperiment({ name, seed: `${name}-1`, rules: 'p0', ...spec }, `${name}.json`, ROOT);
+  const e = validateExperiment({ name, seed: `${name}-1`, rules: 'p0', record: ['luck-features'], ...spec }, `${name}.json`, ROOT);
   const dir = join(base, name);
   await runExperiment({ experiment: e, outDir: dir, workers: 0 });
   return { dir, s: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary };
@@ -205,6 +206,26 @@ describe('summary', () => {
       const narrowing = kept.arms.flatMap((a) => a.paired.map((p) => p.narrowing.mean));
       expect(narrowing.length).toBeGreaterThan(0);
       for (const n of narrowing) expect(Number.isFinite(n)).toBe(true);
+    }
+  }, 300_000);
+
+  it("a luck-on run that does not record the luck features has the summary of one that does (its sums are made from the features the jobs keep), in-process and in a pool; its files alone give raw estimates", async () => {
+    const spec = { hands: 6, rules: ['p0', 'casual'], bots: ['greedy', 'defensive', 'value', 'random'], seating: 'duplicate', seed: 'bare-1' };
+    const withFeatures = await run('bare-with', spec);
+    const noExperiment = (x: Summary): unknown => ({ ...JSON.parse(JSON.stringify(x)), experiment: null });
+    for (const workers of [0, 2]) {
+      const e = validateExperiment({ name: 'bare-with', ...spec }, 'bare.json', ROOT);
+      const dir = join(base, `bare-${workers}`);
+      await runExperiment({ experiment: e, outDir: dir, workers, dealsPerJob: 2 });
+      const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+      expect(s.luck).toBe(true);
+      expect(noExperiment(s)).toEqual(noExperiment(withFeatures.s));
+      const names = (await readSchema(join(dir, 'hands.arrow'))).fields;
+      expect(names).toEqual(handColumns({ luck: true }).map((c) => c.name));
+      expect(names.some((n) => n.startsWith('luck_'))).toBe(false);
+      const fromFiles = await summarize(join(dir, 'hands.arrow'), join(dir, 'wins.arrow'));
+      expect(fromFiles.luck).toBe(false);
+      expect(fromFiles.arms[0]!.bots.map((b) => b.pointsPerHand)).toEqual(s.arms[0]!.bots.map((b) => b.pointsPerHand));
     }
   }, 300_000);
 

@@ -54,7 +54,7 @@ function rows(dir: string): Row[] {
 beforeAll(() => {
   writeFileSync(exp, JSON.stringify({ name: 'dec', seed: 'dec-1', hands: 12, rules: ['p0', 'full'], bots: ['greedy', 'random', 'value'], seating: 'rotate' }));
   writeFileSync(matchExp, JSON.stringify({ name: 'decm', seed: 'decm-1', matches: 2, rules: 'table', bots: ['greedy', 'random'], seating: 'fixed', record: ['decisions'] }));
-  const r = tw16(['run', exp, '--out', ref, '--record', 'decisions', '--workers', '0', '--quiet']);
+  const r = tw16(['run', exp, '--out', ref, '--record', 'decisions,luck-features', '--workers', '0', '--quiet']);
   expect(r.err).toBe('');
   expect(r.code).toBe(0);
 });
@@ -68,7 +68,7 @@ describe('decisions.arrow', () => {
     expect(String(t.schema.fields.find((f) => f.name === 'obs')!.type)).toBe(`FixedSizeList[${OBS_SIZE}]<Uint8>`);
     const manifest = JSON.parse(read(ref, 'manifest.json').toString());
     expect(manifest.files.map((f: { name: string }) => f.name)).toContain('decisions.arrow');
-    expect(manifest.experiment.record).toEqual(['decisions']);
+    expect(manifest.experiment.record).toEqual(['decisions', 'luck-features']);
     const doc = readFileSync(join(ROOT, 'results/README.md'), 'utf8');
     for (const c of DECISION_COLUMNS) expect(doc, c.name).toContain(`| \`${c.name}\` |`);
   });
@@ -99,7 +99,7 @@ describe('decisions.arrow', () => {
         trace: (s: Step) => void s,
       });
       expect(r.deltas).toEqual([0, 1, 2, 3].map((s) => h[`delta_${s}`]));
-      // luck: the hand's features as hands.arrow holds them, weighted by the profile's reference weights.
+      // luck: the hand's features as hands.arrow holds them (the run records them: --record luck-features), weighted by the profile's reference weights.
       const F = Float64Array.from({ length: 4 * LUCK_F }, (_, i) => h[`luck_${Math.floor(i / LUCK_F)}_${LUCK_FEATURES[i % LUCK_F]}`]!);
       const w = referenceLuckWeights(rules, { base: 1, perTai: 1 })!;
       for (const s of steps) want.push({ deal: h.deal!, arm: h.arm!, seating: h.seating!, hand: 0, hand_key: h.hand_key!, ...s, points: h[`delta_${s.seat}`]!, luck: Math.fround(luckOf(F, s.seat, w)) });
@@ -124,7 +124,7 @@ describe('decisions.arrow', () => {
       ['2', '3'],
     ] as const) {
       const out = join(base, `w${workers}-b${batch}`);
-      const r = tw16(['run', exp, '--out', out, '--record', 'decisions', '--workers', workers, '--batch', batch, '--quiet']);
+      const r = tw16(['run', exp, '--out', out, '--record', 'decisions,luck-features', '--workers', workers, '--batch', batch, '--quiet']);
       expect(r.code, r.err).toBe(0);
       for (const f of ['decisions.arrow', 'hands.arrow', 'wins.arrow']) expect(read(out, f).equals(read(ref, f)), f).toBe(true);
     }
@@ -165,7 +165,7 @@ describe('decisions.arrow', () => {
 
   it('an interrupted run resumes to the same bytes; shards merge to them', () => {
     const out = join(base, 'killed');
-    const killed = spawnSync(process.execPath, ['--import', join(ROOT, 'test/support/fault-fs.mjs'), BIN, 'run', exp, '--out', out, '--record', 'decisions', '--workers', '1', '--batch', '2', '--quiet'], {
+    const killed = spawnSync(process.execPath, ['--import', join(ROOT, 'test/support/fault-fs.mjs'), BIN, 'run', exp, '--out', out, '--record', 'decisions,luck-features', '--workers', '1', '--batch', '2', '--quiet'], {
       cwd: ROOT,
       env: { ...process.env, TW16_FAULT: JSON.stringify({ op: 'write', path: 'decisions.partial.arrows', nth: 20, action: 'SIGTERM' }) },
     });
@@ -174,12 +174,12 @@ describe('decisions.arrow', () => {
     expect(state.checkpoint.dealsDone).toBeGreaterThan(0);
     expect(state.checkpoint.dealsDone).toBeLessThan(12);
     expect(state.checkpoint.decisions.rows).toBeGreaterThan(0);
-    const resumed = tw16(['run', exp, '--out', out, '--record', 'decisions', '--resume', '--quiet']);
+    const resumed = tw16(['run', exp, '--out', out, '--record', 'decisions,luck-features', '--resume', '--quiet']);
     expect(resumed.code, resumed.err).toBe(0);
     for (const f of ['decisions.arrow', 'hands.arrow', 'manifest.json']) expect(read(out, f).equals(read(ref, f)), f).toBe(true);
 
     const shards = join(base, 'shards');
-    for (const s of ['1/3', '2/3', '3/3']) expect(tw16(['run', exp, '--out', shards, '--record', 'decisions', '--shard', s, '--workers', '1', '--quiet']).code).toBe(0);
+    for (const s of ['1/3', '2/3', '3/3']) expect(tw16(['run', exp, '--out', shards, '--record', 'decisions,luck-features', '--shard', s, '--workers', '1', '--quiet']).code).toBe(0);
     const merged = join(base, 'merged');
     const m = tw16(['merge', merged, join(shards, 'shard-1-of-3'), join(shards, 'shard-2-of-3'), join(shards, 'shard-3-of-3'), '--quiet']);
     expect(m.code, m.err).toBe(0);
@@ -196,7 +196,7 @@ describe('decisions.arrow', () => {
     const bot = `cmd:python3 ${join(ROOT, 'bots/examples/python/random_bot.py')}`;
     const outs = ['1', '16'].map((tables) => {
       const out = join(base, `prog-${tables}`);
-      const r = tw16(['run', exp, '--bots', `${bot},greedy`, '--hands', '6', '--out', out, '--record', 'decisions', '--tables', tables, '--workers', '1', '--quiet']);
+      const r = tw16(['run', exp, '--bots', `${bot},greedy`, '--hands', '6', '--out', out, '--record', 'decisions,luck-features', '--tables', tables, '--workers', '1', '--quiet']);
       expect(r.code, r.err).toBe(0);
       return out;
     });
