@@ -409,7 +409,8 @@ async function stop(): Promise<void> {
   const perLook: number[][][] = [];
   const t0 = performance.now();
   for (let i = 0; i < reps; i++) {
-    const r = await run({ name: 'cal-stop', seed: `calibrate-stop-${fromRep + i + 1}`, hands: looks[looks.length - 1], rules: 'p0', bots: ['greedy', { name: 'greedy-2', path: 'greedy' }], seating: 'fixed' }, `stop-${i}`);
+    // It records the luck features: each look's estimate below is read back from hands.arrow.
+    const r = await run({ name: 'cal-stop', seed: `calibrate-stop-${fromRep + i + 1}`, hands: looks[looks.length - 1], rules: 'p0', bots: ['greedy', { name: 'greedy-2', path: 'greedy' }], seating: 'fixed', record: ['luck-features'] }, `stop-${i}`);
     const path = join(r.dir, 'hands.arrow');
     const meta = await readMetadata(path);
     const est: Estimate[] = [];

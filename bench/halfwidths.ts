@@ -47,7 +47,7 @@ try {
     const t0 = performance.now();
     for (let i = 0; i < seeds; i++) {
       const e = validateExperiment(
-        { name: `hw-${design.seating}`, seed: `halfwidths-${design.seating}-${i + 1}`, hands: hands / design.perDeal, rules: 'p0', bots: ['greedy', 'defensive', 'value', 'random'], seating: design.seating },
+        { name: `hw-${design.seating}`, seed: `halfwidths-${design.seating}-${i + 1}`, hands: hands / design.perDeal, rules: 'p0', bots: ['greedy', 'defensive', 'value', 'random'], seating: design.seating, record: ['luck-features'] }, // the estimates below read the features back from hands.arrow
         'bench/halfwidths',
         process.cwd(),
       );
