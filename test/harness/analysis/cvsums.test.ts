@@ -186,7 +186,8 @@ describe('summaries from sums', () => {
   ];
   for (const [name, spec] of designs) {
     it(`${name}: the run's summary is the file's, and its luck-adjusted estimates the row path's to 1e-9`, async () => {
-      const e = validateExperiment({ name, seed: `${name}-1`, rules: 'p0', ...spec }, `${name}.json`, ROOT);
+      // It records the luck features: the file's summary and the row path read them back.
+      const e = validateExperiment({ name, seed: `${name}-1`, rules: 'p0', record: ['luck-features'], ...spec }, `${name}.json`, ROOT);
       const dir = join(base, name);
       await runExperiment({ experiment: e, outDir: dir, workers: 0 });
       const files = [join(dir, 'hands.arrow'), join(dir, 'wins.arrow')] as const;
