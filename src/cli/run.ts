@@ -1,7 +1,7 @@
 /**
  * `tw16 run EXPERIMENT [--hands N | --matches N] [--workers K] [--out DIR] [--seed S] [--batch D]
  *                      [--bots A,B,C,D] [--tables T] [--resume] [--force] [--decision-timeout SECONDS] [--quiet]
- *                      [--shard I/N | --shard auto [--shards N]] [--continue] [--check] [--record decisions]`
+ *                      [--shard I/N | --shard auto [--shards N]] [--continue] [--check] [--record decisions,luck-features]`
  *
  * With --shard the run plays one of N deal ranges into OUT/shard-I-of-N (OUT: --out, default
  * results/<name>), for tw16 merge; `auto` reads a Slurm array's or a Kubernetes Indexed Job's
@@ -218,7 +218,7 @@ export const runCommand: CommandBody<RunArgs> = {
       .option('record', {
         type: 'string',
         describe:
-          'extra record files (overrides the experiment\'s "record"): decisions → decisions.arrow, one row per decision a bot was asked (its observation tw16-obs-1, legal actions, action, points and luck of the hand; results/README.md)',
+          'extra records, comma-separated (overrides the experiment\'s "record"): decisions → decisions.arrow, one row per decision a bot was asked (its observation tw16-obs-1, legal actions, action, points and luck of the hand); luck-features → the 164 luck feature columns in hands.arrow (with luck on; the summary does not need them, rescore\'s adjusted intervals do; results/README.md)',
       })
       .option('stop', {
         type: 'string',
