@@ -56,10 +56,13 @@ import { clearSlot, lastDecision, newHeartbeats, Watchdog, type StuckDecision } 
 export const CHECKPOINT_MS = 1000;
 /**
  * ...or, with luck, this many times what encoding the last checkpoint's luck sums took, if longer:
- * their file does not grow with the deals but with the rule arms and bots (five arms of four bots:
- * 4.9 million sums, 15 MB, about 0.1 s to encode), and checkpoints keep to about 2% of the main thread.
+ * their file does not grow with the deals but with the rule arms and bots (bench/sums.ts: the
+ * default experiment's 978,000 sums, 3.6 MB; five arms of four bots 4.9 million, 15 MB), and a
+ * checkpoint's sums (encoded, hashed and written on the main thread: about twice the encoding) then
+ * take about 2% of it. At 50, a profile of the default experiment (500 deals, one worker) found them
+ * 3.7% of the run's CPU.
  */
-export const CHECKPOINT_SUMS_FACTOR = 50;
+export const CHECKPOINT_SUMS_FACTOR = 100;
 /** Default heap limit of a worker thread (MB): a bot that needs more fails as a bot, naming itself. */
 export const DEFAULT_WORKER_MEMORY_MB = 2048;
 /** Default time a bot may take over one decision (ms). */
