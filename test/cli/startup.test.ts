@@ -50,7 +50,7 @@ function inBundle(file: string): string[] {
 }
 
 /** The command modules among `loaded` (dist/src/cli/NAME.js of a command in commands.ts). */
-const commandModules = (loaded: readonly string[]): string[] => loaded.filter((f) => /^dist\/src\/cli\/(\w+)\.js$/.test(f) && !['main', 'commands', 'command', 'invocation', 'codecache'].includes(f.replace(/^.*\/(\w+)\.js$/, '$1')));
+const commandModules = (loaded: readonly string[]): string[] => loaded.filter((f) => /^dist\/src\/cli\/(\w+)\.js$/.test(f) && !['main', 'commands', 'command', 'invocation'].includes(f.replace(/^.*\/(\w+)\.js$/, '$1')));
 
 describe('start-up: what a command loads', () => {
   it('tw16 --version prints the version without loading yargs or any command; through yargs (--debug --version) it prints the same', () => {

@@ -10,10 +10,10 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
-import { cacheDir } from './cachedir.js';
 import { adoptHandTables, shareHandTables, type HandTables, type RankTables } from '../../hand/index.js';
 
 const MAGIC = 'tw16-hand-tables-1';
@@ -29,8 +29,8 @@ function arrayOf(t: HandTables, name: (typeof ARRAYS)[number]): Uint8Array | Uin
 
 /** The cache file for the tables the current code builds. */
 export function tableCachePath(): string | undefined {
-  const dir = cacheDir();
-  if (dir === undefined) return undefined;
+  const dir = process.env.TW16_CACHE_DIR ?? join(tmpdir(), 'tw16-cache');
+  if (dir === 'off') return undefined;
   // The code that builds the tables: tables.ts and the key encoding it imports (as this build holds them).
   const h = createHash('sha256').update(MAGIC);
   for (const f of ['../../hand/tables', '../../hand/keys']) {
