@@ -61,19 +61,13 @@ export const HAND_COLUMNS: readonly ColumnSpec[] = [
 ];
 
 /**
- * Whether a run with luck on records the luck features in hands.arrow without being asked
- * (`"record": ["luck-features"]`). Its summary does not need them: the luck's sums are made where
- * the hands are played (summary.ts LuckFitFeed).
- */
-export const LUCK_FEATURES_BY_DEFAULT = false;
-
-/**
  * Whether a run of experiment `e` writes the luck features to hands.arrow: luck on, and asked for
- * (`record`), by default (`LUCK_FEATURES_BY_DEFAULT`), or a league (whose ratings read each deal's luck from the rows).
+ * (`record`), or a league (whose ratings read each deal's luck from the rows). Not by default: the
+ * summary does not need them, its luck's sums are made where the hands are played (summary.ts LuckFitFeed).
  */
 export function recordsLuckFeatures(e: { readonly luck?: unknown; readonly record?: readonly string[]; readonly bots?: readonly unknown[] }): boolean {
   if (e.luck === false) return false;
-  return LUCK_FEATURES_BY_DEFAULT || e.record?.includes('luck-features') === true || (e.bots !== undefined && isLeague({ bots: e.bots as never }));
+  return e.record?.includes('luck-features') === true || (e.bots !== undefined && isLeague({ bots: e.bots as never }));
 }
 
 /** The columns hands.arrow holds in a run of experiment `e`: the same order, the luck features only when it records them (`recordsLuckFeatures`). */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { LUCK_F, LUCK_FEATURES } from '../../../src/engine/index.js';
 import { validateExperiment } from '../../../src/harness/experiment/experiment.js';
 import { cvKind, LuckFitFeed, seatingsReplay } from '../../../src/harness/analysis/summary.js';
-import { FeatureRows, FIRST_LUCK_COLUMN, HAND_COLUMNS, handColumns, handColumnsIn, LUCK_FEATURES_BY_DEFAULT, LUCK_W, luckColumn, recordsLuckFeatures } from '../../../src/harness/results/records.js';
+import { FeatureRows, FIRST_LUCK_COLUMN, HAND_COLUMNS, handColumns, handColumnsIn, LUCK_W, luckColumn, recordsLuckFeatures } from '../../../src/harness/results/records.js';
 import { runJob } from '../../../src/harness/run/job.js';
 import type { Batch } from '../../../src/harness/io/columns.js';
 
@@ -18,13 +18,13 @@ const BASE = handColumnsIn([]);
 const experiment = (spec: Record<string, unknown>) => validateExperiment({ name: 'records', seed: 'records-1', rules: 'p0', ...('matches' in spec ? {} : { hands: 1 }), ...spec }, join(ROOT, 'records.json'), ROOT);
 
 describe('luck feature columns', () => {
-  it('a run writes them with luck on when asked ("record": ["luck-features"]), in a league, or by default as LUCK_FEATURES_BY_DEFAULT says; never with luck off', () => {
+  it('a run writes them with luck on when asked ("record": ["luck-features"]), or in a league; not by default; never with luck off', () => {
     const four = ['greedy', 'defensive', 'value', 'random'];
     expect(recordsLuckFeatures(experiment({ bots: four, luck: false }))).toBe(false);
     expect(recordsLuckFeatures(experiment({ bots: four, luck: false, record: ['luck-features'] }))).toBe(false);
     expect(recordsLuckFeatures(experiment({ bots: four, record: ['luck-features'] }))).toBe(true);
     expect(recordsLuckFeatures(experiment({ bots: [...four, { name: 'greedy-2', path: 'greedy' }] }))).toBe(true);
-    expect(recordsLuckFeatures(experiment({ bots: four }))).toBe(LUCK_FEATURES_BY_DEFAULT);
+    expect(recordsLuckFeatures(experiment({ bots: four }))).toBe(false);
     expect(handColumns(experiment({ bots: four, luck: false }))).toBe(BASE);
     expect(handColumns(experiment({ bots: four, record: ['decisions', 'luck-features'] }))).toBe(HAND_COLUMNS);
     expect(experiment({ bots: four, record: ['luck-features', 'decisions'] }).record).toEqual(['decisions', 'luck-features']);
