@@ -25,13 +25,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildAt, here, median, timedNode } from './base.js';
+import { buildAt, here, median, timedNode, flag } from './base.js';
 
 const args = process.argv.slice(2);
-const flag = (name: string, dflt: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : dflt;
-};
 const BASE = flag('base', '8db9eba');
 const RUNS = Number(flag('runs', '5'));
 const WORKERS = flag('workers', '1').split(',').map(Number);

@@ -31,6 +31,12 @@ export function buildAt(ref: string): { readonly commit: string; readonly dir: s
   return { commit, dir };
 }
 
+/** The value of `--NAME VALUE` among the bench's arguments, or `dflt`. */
+export function flag(name: string, dflt: string, args: readonly string[] = process.argv.slice(2)): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : dflt;
+}
+
 export const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;

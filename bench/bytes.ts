@@ -12,13 +12,8 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dirBytes, here, timedNode } from './base.js';
+import { dirBytes, here, timedNode, flag } from './base.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string, dflt: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : dflt;
-};
 const SCALE = Number(flag('scale', '1'));
 const LINEUPS = flag('lineup', 'random,mix').split(',');
 

@@ -12,13 +12,9 @@
  */
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { buildAt, here, median } from './base.js';
+import { buildAt, here, median, flag } from './base.js';
 
 const args = process.argv.slice(2);
-const flag = (name: string, dflt: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : dflt;
-};
 
 function main(): void {
   const base = flag('base', '8db9eba');

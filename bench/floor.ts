@@ -22,13 +22,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dirBytes, here, median, timedNode } from './base.js';
+import { dirBytes, here, median, timedNode, flag } from './base.js';
 
 const args = process.argv.slice(2);
-const flag = (name: string, dflt: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : dflt;
-};
 const RUNS = Number(flag('runs', '3'));
 const SCALE = Number(flag('scale', '1'));
 const LINEUPS = flag('lineup', 'random,mix').split(',');

@@ -18,13 +18,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildAt, here, median, timedNode } from './base.js';
+import { buildAt, here, median, timedNode, flag } from './base.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string, dflt: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : dflt;
-};
 const RUNS = Number(flag('runs', '5'));
 const BASE = flag('base', '');
 const WORKERS = flag('workers', '');

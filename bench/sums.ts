@@ -21,13 +21,8 @@ import { validateExperiment } from '../src/harness/experiment/experiment.js';
 import { readBatches, toBatch } from '../src/harness/io/read.js';
 import { handColumns } from '../src/harness/results/records.js';
 import { runExperiment } from '../src/harness/run/run.js';
-import { here, median } from './base.js';
+import { here, median, flag } from './base.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string, dflt: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : dflt;
-};
 const DEALS = Number(flag('deals', '100'));
 const ROUNDS = Number(flag('rounds', '7'));
 const FILES: Record<string, string> = { default: 'experiments/default.json', multi: 'test/fixtures/experiments/multi.json' };

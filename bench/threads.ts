@@ -27,16 +27,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { here, median } from './base.js';
+import { here, median, flag } from './base.js';
 
-const arg = (name: string, dflt: string): string => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1]! : dflt;
-};
-const RUNS = Number(arg('runs', '3'));
-const SCALE = Number(arg('scale', '1'));
-const LINEUPS = arg('lineup', 'random,mix').split(',');
-const WORKERS = arg('workers', '0,1,2').split(',').map(Number);
+const RUNS = Number(flag('runs', '3'));
+const SCALE = Number(flag('scale', '1'));
+const LINEUPS = flag('lineup', 'random,mix').split(',');
+const WORKERS = flag('workers', '0,1,2').split(',').map(Number);
 /** Name → Node flags of each `--variant`. */
 const VARIANTS = new Map<string, string[]>(
   process.argv.flatMap((a, i) => (a === '--variant' ? [process.argv[i + 1]!] : [])).map((v) => {

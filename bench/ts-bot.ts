@@ -28,13 +28,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { flag } from './base.js';
 
 const here = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'); // dist/bench → the checkout
-const args = process.argv.slice(2);
-const flag = (name: string, dflt: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : dflt;
-};
 const RUNS = Number(flag('runs', '5'));
 const HANDS = Number(flag('hands', '150'));
 
